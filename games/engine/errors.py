@@ -1,0 +1,24 @@
+"""Errors raised by the rules engines."""
+
+
+class IllegalAction(ValueError):
+    """An action (or an option) the rules do not allow.
+
+    `code` is stable and machine-readable (``not_your_turn``, ``card_not_in_hand``,
+    ``game_over``, ``bad_option`` ...); the message is for people.
+    """
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.code!r}, {self.message!r})"
+
+
+class BadOption(IllegalAction):
+    """An unknown game option, or a value the option does not take."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("bad_option", message)
