@@ -1,0 +1,91 @@
+"""Shared fixtures: the cast (Alice, Bob, Charlie), API clients, and the real services."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from django.conf import settings
+from django.db import connection
+from rest_framework.test import APIClient
+
+from accounts.models import ApiToken, User
+
+
+def require_service(available: bool, reason: str) -> None:
+    """Skip when a service is missing, but fail under REQUIRE_SERVICES=1 (as CI runs)."""
+    if available:
+        return
+    if settings.REQUIRE_SERVICES:
+        pytest.fail(f"REQUIRE_SERVICES=1, but {reason}")
+    pytest.skip(reason)
+
+
+def redis_reachable(url: str) -> bool:
+    import redis
+
+    try:
+        return bool(redis.Redis.from_url(url, socket_connect_timeout=2).ping())
+    except redis.RedisError:
+        return False
+
+
+@pytest.fixture
+def postgres(db) -> None:
+    vendor = connection.vendor
+    require_service(vendor == "postgresql", f"this test needs PostgreSQL, and the database is {vendor}")
+
+
+@pytest.fixture
+def redis_url() -> str:
+    url = os.environ.get("REDIS_URL", "")
+    require_service(bool(url), "this test needs Redis, and REDIS_URL is not set")
+    require_service(redis_reachable(url), f"Redis at {url} does not answer")
+    return url
+
+
+def make_user(username: str) -> User:
+    return User.objects.create_user(username=username, email=f"{username}@example.com", password=f"{username}-pw-1234")
+
+
+@pytest.fixture
+def alice(db) -> User:
+    return make_user("alice")
+
+
+@pytest.fixture
+def bob(db) -> User:
+    return make_user("bob")
+
+
+@pytest.fixture
+def charlie(db) -> User:
+    return make_user("charlie")
+
+
+def client_for(user: User | None) -> APIClient:
+    client = APIClient()
+    if user is not None:
+        _token, key = ApiToken.issue(user=user, name="tests")
+        client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+    return client
+
+
+@pytest.fixture
+def anon_client() -> APIClient:
+    return APIClient()
+
+
+@pytest.fixture
+def alice_client(alice) -> APIClient:
+    return client_for(alice)
+
+
+@pytest.fixture
+def bob_client(bob) -> APIClient:
+    return client_for(bob)
+
+
+@pytest.fixture
+def charlie_client(charlie) -> APIClient:
+    return client_for(charlie)
