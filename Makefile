@@ -24,9 +24,10 @@ migrate: install
 run: migrate
 	$(BIN)/python manage.py ensure_demo_user
 	@echo "Slowhand on http://$(HOST):$(PORT)/  (log in as demo / demo)"
-	@trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
-	$(BIN)/celery -A config worker --beat --pool=solo --loglevel=INFO --schedule=var/celerybeat-schedule & worker=$$!; \
-	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+	@$(BIN)/celery -A config worker --beat --pool=solo --loglevel=INFO --schedule=var/celerybeat-schedule & worker=$$!; \
+	trap 'kill $$worker 2>/dev/null' EXIT INT TERM; \
+	$(BIN)/python manage.py runserver $(HOST):$(PORT); status=$$?; \
+	kill $$worker 2>/dev/null; exit $$status
 
 # Production-style worker and beat on REDIS_URL (run beat once per deployment; see README).
 worker: install
