@@ -6,6 +6,7 @@ from .health import healthz
 
 api_v1 = [
     path("", include("accounts.api.urls")),
+    path("", include("games.api.urls")),
 ]
 
 urlpatterns = [

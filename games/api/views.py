@@ -1,0 +1,278 @@
+"""The games API: one view per action, each calling one service or selector."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from django.db.models import Prefetch
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts.models import User
+from config.api_errors import ApiError
+from games import selectors, services
+from games.errors import Conflict, Forbidden, GameError, Invalid, NotFound
+from games.models import Game, Move, Seat
+
+from . import serializers as s
+from .pagination import MovePagination
+
+STATUS_OF = {Invalid: 400, Forbidden: 403, NotFound: 404, Conflict: 409}
+ERRORS = {code: OpenApiResponse(s.ErrorSerializer) for code in (400, 401, 403, 404, 409, 429)}
+
+
+@contextmanager
+def service_errors() -> Iterator[None]:
+    """Turn a service's refusal into the API's error shape and status."""
+    try:
+        yield
+    except GameError as exc:
+        status_code = next(code for cls, code in STATUS_OF.items() if isinstance(exc, cls))
+        raise ApiError(exc.code, exc.message, status_code, exc.details) from exc
+
+
+def visible_game(request: Request, game_id: str) -> Game:
+    seats = Seat.objects.select_related("user", "invited_user")
+    games = Game.objects.visible_to(request.user).select_related("creator").prefetch_related(Prefetch("seats", seats))
+    return get_object_or_404(games, public_id=game_id)
+
+
+def detail_response(request: Request, game_id: str, status_code: int = status.HTTP_200_OK) -> Response:
+    return Response(selectors.game_detail(visible_game(request, game_id), request.user), status=status_code)
+
+
+class GameListView(APIView):
+    """List the games you may see, or create one."""
+
+    def get_permissions(self):
+        return [AllowAny()] if self.request.method == "GET" else [IsAuthenticated()]
+
+    @extend_schema(
+        parameters=[s.GameListQuerySerializer],
+        responses={200: s.GameSummarySerializer(many=True), **ERRORS},
+        description="Visible games, newest first; with `player` set to yourself, games awaiting you come first, "
+        "by deadline. `status=open` is the lobby.",
+    )
+    def get(self, request: Request) -> Response:
+        query = s.GameListQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        player = None
+        if name := query.validated_data.get("player"):
+            player = User.objects.filter(username__iexact=name).first()
+            if player is None:
+                raise ApiError("unknown_user", f"No player named {name}.", 400, {"player": [name]})
+        user = request.user if request.user.is_authenticated else None
+        games = selectors.games_for(
+            user, status=query.validated_data.get("status"), kind=query.validated_data.get("kind"), player=player
+        )
+        paginator = PageNumberPagination()
+        page = paginator.paginate_queryset(games, request, view=self)
+        return paginator.get_paginated_response(
+            [selectors.game_summary(g, list(g.seats.all()), request.user) for g in page]
+        )
+
+    @extend_schema(
+        request=s.GameCreateSerializer,
+        responses={201: s.GameDetailSerializer, **ERRORS},
+        examples=[
+            OpenApiExample(
+                "Scat against two bots",
+                value={"kind": "scat", "seats": 3, "bots": ["good", "random"], "move_time_limit": 86400},
+                request_only=True,
+            ),
+            OpenApiExample(
+                "Scattle with a friend, 25 points, 2 days a move",
+                value={
+                    "kind": "scattle",
+                    "seats": 2,
+                    "invite": ["bob"],
+                    "options": {"target_score": 25},
+                    "move_time_limit": 172800,
+                },
+                request_only=True,
+            ),
+        ],
+    )
+    def post(self, request: Request) -> Response:
+        data = s.GameCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        with service_errors():
+            game = services.create_game(
+                creator=request.user,
+                kind=v["kind"],
+                num_seats=v["seats"],
+                options=v["options"],
+                move_time_limit=v["move_time_limit"],
+                timeout_policy=v["timeout_policy"],
+                bots=v["bots"],
+                invite=v["invite"],
+                invite_days=v["invite_days"],
+                is_private=v["is_private"],
+            )
+        return detail_response(request, game.public_id, status.HTTP_201_CREATED)
+
+
+class GameDetailView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: s.GameDetailSerializer, **ERRORS})
+    def get(self, request: Request, game_id: str) -> Response:
+        """The game as you may see it: your hand and legal actions, everyone's public facts."""
+        return detail_response(request, game_id)
+
+
+class GameActionView(APIView):
+    """Base for the POST-only actions that take a game and return its new detail."""
+
+    request_serializer: type | None = None
+
+    def perform(self, request: Request, game_id: str, data: dict) -> None:
+        raise NotImplementedError
+
+    def post(self, request: Request, game_id: str) -> Response:
+        data = {}
+        if self.request_serializer is not None:
+            serializer = self.request_serializer(data=request.data)
+            serializer.is_valid(raise_exception=True)
+            data = serializer.validated_data
+        with service_errors():
+            self.perform(request, game_id, data)
+        return detail_response(request, game_id)
+
+
+@extend_schema(request=s.JoinSerializer, responses={200: s.GameDetailSerializer, **ERRORS})
+class JoinView(GameActionView):
+    """Take a free seat, your reserved seat, or the seat an invitation link holds."""
+
+    request_serializer = s.JoinSerializer
+
+    def perform(self, request, game_id, data):
+        services.join_game(game_id=game_id, user=request.user, invite_token=data["invite_token"])
+
+
+@extend_schema(request=None, responses={200: s.GameDetailSerializer, **ERRORS})
+class LeaveView(GameActionView):
+    """Give up your seat before the game starts (the creator leaving cancels the game)."""
+
+    def perform(self, request, game_id, data):
+        services.leave_game(game_id=game_id, user=request.user)
+
+
+@extend_schema(request=None, responses={200: s.GameDetailSerializer, **ERRORS})
+class StartView(GameActionView):
+    """Start now with the players seated; empty and reserved seats are dropped."""
+
+    def perform(self, request, game_id, data):
+        services.start_game(game_id=game_id, user=request.user)
+
+
+@extend_schema(request=None, responses={200: s.GameDetailSerializer, **ERRORS})
+class DeclineView(GameActionView):
+    """Decline an invitation: the reserved seat opens for anyone."""
+
+    def perform(self, request, game_id, data):
+        services.decline_invitation(game_id=game_id, user=request.user)
+
+
+class ResignView(APIView):
+    @extend_schema(request=None, responses={200: s.GameDetailSerializer, **ERRORS})
+    def post(self, request: Request, game_id: str) -> Response:
+        """Leave a running game by the rules: eliminated in Scat, ranked last in Scattle."""
+        with service_errors():
+            services.resign(game_id=game_id, user=request.user)
+        return detail_response(request, game_id)
+
+
+class InviteLinkView(APIView):
+    @extend_schema(request=s.InviteLinkCreateSerializer, responses={201: s.InviteLinkSerializer, **ERRORS})
+    def post(self, request: Request, game_id: str) -> Response:
+        """Reserve a seat for whoever opens the returned link (shown once)."""
+        data = s.InviteLinkCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        with service_errors():
+            seat, token = services.create_invite_link(
+                game_id=game_id, user=request.user, days=data.validated_data["days"]
+            )
+        url = request.build_absolute_uri(f"/games/{game_id}/?invite={token}")
+        body = {"seat": seat.index, "token": token, "url": url, "expires_at": seat.invite_expires_at}
+        return Response(body, status=status.HTTP_201_CREATED)
+
+
+class MoveListView(APIView):
+    pagination_class = MovePagination
+
+    def get_permissions(self):
+        return [AllowAny()] if self.request.method == "GET" else [IsAuthenticated()]
+
+    @extend_schema(
+        parameters=[s.MoveListQuerySerializer],
+        responses={200: s.MoveSerializer(many=True), **ERRORS},
+        description="The move history after `after`, as you may see it: another player's stock draw shows no card.",
+    )
+    def get(self, request: Request, game_id: str) -> Response:
+        query = s.MoveListQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        game = visible_game(request, game_id)
+        moves = Move.objects.filter(game=game, seq__gt=query.validated_data["after"]).order_by("seq")
+        paginator = MovePagination()
+        page = paginator.paginate_queryset(moves, request, view=self)
+        return paginator.get_paginated_response(selectors.move_history(game, request.user, page))
+
+    @extend_schema(
+        request=s.MoveCreateSerializer,
+        parameters=[
+            OpenApiParameter(
+                "Idempotency-Key",
+                OpenApiTypes.STR,
+                OpenApiParameter.HEADER,
+                description="A retry with the same key returns the first answer and applies nothing twice.",
+            )
+        ],
+        responses={201: s.MoveResultSerializer, **ERRORS},
+        examples=[
+            OpenApiExample("Draw from the stock", value={"action": {"type": "draw_stock"}, "version": 4}),
+            OpenApiExample(
+                "Discard the seven of spades", value={"action": {"type": "discard", "card": "7S"}, "version": 5}
+            ),
+            OpenApiExample("Meld a run", value={"action": {"type": "meld", "cards": ["3H", "4H", "5H"]}, "version": 9}),
+        ],
+        description="Checked in this order: 400 malformed body; 404 a game you may not see; 403 not seated; "
+        "409 stale version (or the game is not running); 403 not your turn; 400 illegal action.",
+    )
+    def post(self, request: Request, game_id: str) -> Response:
+        data = s.MoveCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        key = request.headers.get("Idempotency-Key", "").strip()
+        if len(key) > 128:
+            raise ApiError("bad_idempotency_key", "Idempotency-Key is at most 128 characters.", 400)
+        with service_errors():
+            result = services.submit_move(
+                game_id=game_id,
+                user=request.user,
+                action=dict(data.validated_data["action"]),
+                version=data.validated_data["version"],
+                idempotency_key=key,
+            )
+        game = visible_game(request, game_id)
+        move = selectors.move_history(game, request.user, [result.move])[0]
+        headers = {"Idempotent-Replayed": "true"} if result.replayed else {}
+        body = {"move": move, "game": selectors.game_detail(game, request.user)}
+        return Response(body, status=status.HTTP_201_CREATED, headers=headers)
+
+
+class VerifyView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: s.VerificationSerializer, **ERRORS})
+    def get(self, request: Request, game_id: str) -> Response:
+        """Provably fair shuffles: once the game is over, re-run it from the revealed seed."""
+        return Response(selectors.verification(visible_game(request, game_id)))

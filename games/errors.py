@@ -1,0 +1,39 @@
+"""What a service refuses, and why. The API maps each class to one HTTP status."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class GameError(Exception):
+    code = "game_error"
+
+    def __init__(self, message: str, code: str | None = None, details: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code or self.code
+        self.details = details or {}
+
+
+class Invalid(GameError):
+    """The request is understood but not allowed by the rules or the settings (400)."""
+
+    code = "invalid"
+
+
+class Forbidden(GameError):
+    """The requester may see the game but not do this (403)."""
+
+    code = "forbidden"
+
+
+class NotFound(GameError):
+    """No such game, or one the requester may not see (404)."""
+
+    code = "not_found"
+
+
+class Conflict(GameError):
+    """The game is not in a state where this can happen now (409)."""
+
+    code = "conflict"

@@ -1,0 +1,211 @@
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+
+def new_public_id() -> str:
+    return secrets.token_urlsafe(9)
+
+
+class GameStatus(models.TextChoices):
+    OPEN = "open", _("open")
+    ACTIVE = "active", _("active")
+    FINISHED = "finished", _("finished")
+    ABORTED = "aborted", _("aborted")
+
+
+class GameKind(models.TextChoices):
+    SCAT = "scat", "Scat"
+    SCATTLE = "scattle", "Scattle"
+
+
+class TimeoutPolicy(models.TextChoices):
+    AUTOPLAY = "autoplay", _("the server plays a move for the absent player")
+    FORFEIT = "forfeit", _("the absent player resigns")
+
+
+class GameQuerySet(models.QuerySet):
+    def visible_to(self, user) -> GameQuerySet:
+        """Public games, and private ones where the user holds or is invited to a seat."""
+        if not user.is_authenticated:
+            return self.filter(is_private=False)
+        mine = Q(seats__user=user) | Q(seats__invited_user=user)
+        return self.filter(Q(is_private=False) | Q(pk__in=Game.objects.filter(mine).values("pk")))
+
+
+class Game(models.Model):
+    public_id = models.CharField(max_length=16, unique=True, default=new_public_id, editable=False)
+    kind = models.CharField(max_length=16, choices=GameKind.choices)
+    options = models.JSONField(default=dict)
+    num_seats = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=16, choices=GameStatus.choices, default=GameStatus.OPEN)
+    is_private = models.BooleanField(default=False)
+    creator = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_games")
+
+    # The engine's snapshot and the number of moves applied to reach it. The snapshot holds
+    # secrets (hands, stock, seed): it only ever leaves through the engine's view().
+    state = models.JSONField(null=True, blank=True)
+    version = models.PositiveIntegerField(default=0)
+    to_act_seat = models.SmallIntegerField(null=True, blank=True)
+    outcome = models.JSONField(null=True, blank=True)
+
+    # Provably fair shuffles: the hash is public from the start, the seed once the game is over.
+    seed = models.CharField(max_length=64, blank=True)
+    seed_sha256 = models.CharField(max_length=64, blank=True)
+
+    # The clock.
+    move_time_limit = models.PositiveIntegerField(default=86400, help_text="seconds per move")
+    timeout_policy = models.CharField(max_length=16, choices=TimeoutPolicy.choices, default=TimeoutPolicy.AUTOPLAY)
+    deadline = models.DateTimeField(null=True, blank=True)
+    reminder_at = models.DateTimeField(null=True, blank=True)
+
+    created_at = models.DateTimeField(default=timezone.now)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = GameQuerySet.as_manager()
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["deadline"], name="game_deadline_active", condition=Q(status="active")),
+            models.Index(fields=["reminder_at"], name="game_reminder_active", condition=Q(status="active")),
+            models.Index(fields=["status", "-created_at"], name="game_status_created"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.public_id} ({self.status})"
+
+    @property
+    def is_over(self) -> bool:
+        return self.status in (GameStatus.FINISHED, GameStatus.ABORTED)
+
+
+class Seat(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="seats"
+    )
+    bot_level = models.CharField(max_length=16, blank=True)
+    # An invitation reserves the seat for a named player, or for whoever holds the link's token.
+    invited_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="invitations"
+    )
+    invite_token_hash = models.CharField(max_length=64, blank=True, db_index=True)
+    invite_expires_at = models.DateTimeField(null=True, blank=True)
+    joined_at = models.DateTimeField(null=True, blank=True)
+    final_place = models.PositiveSmallIntegerField(null=True, blank=True)
+    timeouts_in_row = models.PositiveSmallIntegerField(default=0)
+    resigned = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["index"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "index"], name="seat_index_unique"),
+            models.UniqueConstraint(fields=["game", "user"], name="seat_user_unique", condition=Q(user__isnull=False)),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.index} of {self.game_id}"
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.bot_level)
+
+    @property
+    def is_taken(self) -> bool:
+        return self.user_id is not None or self.is_bot
+
+    def is_reserved(self, now=None) -> bool:
+        """Held for an invitee (by name or by link) whose invitation has not expired."""
+        if self.is_taken or not (self.invited_user_id or self.invite_token_hash):
+            return False
+        return self.invite_expires_at is None or self.invite_expires_at > (now or timezone.now())
+
+
+class Move(models.Model):
+    """One applied action. Append-only: rows are never updated or deleted."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    seq = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    action = models.JSONField()
+    # The engine's events with every secret in them; shown only through view_events().
+    events = models.JSONField(default=list)
+    by_server = models.CharField(max_length=16, blank=True, help_text="'bot' or 'timeout' when the server played it")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True)
+    idempotency_key = models.CharField(max_length=128, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="move_seq_unique"),
+            models.UniqueConstraint(
+                fields=["game", "user", "idempotency_key"],
+                name="move_idempotency_unique",
+                condition=~Q(idempotency_key=""),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"move {self.seq} of {self.game_id}"
+
+
+class Turn(models.Model):
+    """One seat's turn: it drives reminders and timeouts, and gives the times to move."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="turns")
+    seat = models.PositiveSmallIntegerField()
+    started_at = models.DateTimeField()
+    deadline = models.DateTimeField(null=True, blank=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+    reminded_at = models.DateTimeField(null=True, blank=True)
+    timed_out = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["started_at", "pk"]
+        indexes = [models.Index(fields=["game", "ended_at"], name="turn_game_open")]
+        constraints = [
+            models.UniqueConstraint(fields=["game"], condition=Q(ended_at__isnull=True), name="one_open_turn_per_game"),
+        ]
+
+    def __str__(self) -> str:
+        return f"turn of seat {self.seat} in {self.game_id}"
+
+
+class NotificationKind(models.TextChoices):
+    YOUR_TURN = "your_turn", _("your turn")
+    TIME_RUNNING_OUT = "time_running_out", _("time running out")
+    GAME_OVER = "game_over", _("game over")
+    INVITATION = "invitation", _("invitation")
+    GAME_STARTED = "game_started", _("game started")
+    DIGEST = "digest", _("daily digest")
+
+
+class Notification(models.Model):
+    """The outbox: written in the same transaction as the change that causes it.
+
+    Its payload holds only what the recipient may see (names, ids, texts), never cards.
+    """
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
+    kind = models.CharField(max_length=32, choices=NotificationKind.choices)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, null=True, blank=True, related_name="notifications")
+    payload = models.JSONField(default=dict)
+    created_at = models.DateTimeField(default=timezone.now)
+    read_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["user", "-created_at"], name="notification_user_recent")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} for {self.user_id}"

@@ -1,0 +1,180 @@
+"""Read paths: what each viewer may see of games, moves and lists."""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Exists, F, OuterRef, Q, QuerySet
+from django.utils import timezone
+
+from accounts.models import User
+
+from .engine import get_rules
+from .models import Game, GameStatus, Move, Seat
+
+
+def viewer_seat(game: Game, seats: list[Seat], user: User | None) -> int | None:
+    if user is None or not user.is_authenticated:
+        return None
+    return next((s.index for s in seats if s.user_id == user.pk), None)
+
+
+def game_detail(game: Game, user: User | None, *, now: datetime | None = None) -> dict[str, Any]:
+    """The game as `user` may see it: the engine's view for their seat, never more."""
+    seats = list(game.seats.all())
+    your_seat = viewer_seat(game, seats, user)
+    view = None
+    hand = None
+    legal: list[dict[str, Any]] = []
+    players: list[dict[str, Any]] = []
+    if game.state is not None:
+        rules = get_rules(game.kind)
+        state = rules.from_json(game.state)
+        view = rules.view(state, your_seat)
+        hand = view.get("hand")
+        players = view.get("players", [])
+        if your_seat is not None and game.status == GameStatus.ACTIVE:
+            legal = rules.legal_actions(state, your_seat)
+    is_your_turn = game.status == GameStatus.ACTIVE and your_seat is not None and game.to_act_seat == your_seat
+    return {
+        **game_summary(game, seats, user, now=now),
+        "your_seat": your_seat,
+        "hand": hand,
+        "legal_actions": legal,
+        "is_your_turn": is_your_turn,
+        "seats": [seat_facts(seat, players[seat.index] if seat.index < len(players) else {}) for seat in seats],
+        "state": view,
+        "outcome": game.outcome,
+        "fairness": fairness(game),
+    }
+
+
+def game_summary(game: Game, seats: list[Seat], user: User | None, *, now: datetime | None = None) -> dict[str, Any]:
+    """The public facts of a game, for lists."""
+    now = now or timezone.now()
+    your_seat = viewer_seat(game, seats, user)
+    seconds_left = None
+    if game.deadline is not None and game.status == GameStatus.ACTIVE:
+        seconds_left = max(0, int((game.deadline - now).total_seconds()))
+    to_act = game.to_act_seat if game.status == GameStatus.ACTIVE else None
+    return {
+        "id": game.public_id,
+        "kind": game.kind,
+        "status": game.status,
+        "version": game.version,
+        "options": game.options,
+        "num_seats": game.num_seats,
+        "is_private": game.is_private,
+        "creator": game.creator.username,
+        "players": [seat_name(s) for s in seats],
+        "open_seats": sum(1 for s in seats if not s.is_taken and not s.is_reserved(now)),
+        "to_act": to_act,
+        "is_your_turn": to_act is not None and to_act == your_seat,
+        "move_time_limit": game.move_time_limit,
+        "timeout_policy": game.timeout_policy,
+        "deadline": game.deadline,
+        "seconds_left": seconds_left,
+        "created_at": game.created_at,
+        "started_at": game.started_at,
+        "finished_at": game.finished_at,
+    }
+
+
+def seat_name(seat: Seat) -> str | None:
+    if seat.user_id:
+        return seat.user.username
+    if seat.bot_level:
+        return f"bot ({seat.bot_level})"
+    return None
+
+
+def seat_facts(seat: Seat, public: dict[str, Any]) -> dict[str, Any]:
+    user = seat.user
+    facts = {key: value for key, value in public.items() if key != "seat"}
+    return {
+        "index": seat.index,
+        "username": user.username if user else None,
+        "display_name": (user.public_name if user else None) or (f"Bot ({seat.bot_level})" if seat.bot_level else None),
+        "is_bot": seat.is_bot,
+        "bot_level": seat.bot_level or None,
+        "invited": seat.invited_user.username if seat.invited_user_id and not seat.is_taken else None,
+        "reserved": seat.is_reserved(),
+        "place": seat.final_place,
+        "resigned": seat.resigned,
+        "public": facts,
+    }
+
+
+def fairness(game: Game) -> dict[str, Any]:
+    return {
+        "seed_sha256": game.seed_sha256 or None,
+        "seed": game.seed if game.is_over and game.seed else None,
+    }
+
+
+def move_history(game: Game, user: User | None, moves: list[Move]) -> list[dict[str, Any]]:
+    """Moves as `user` may see them: another player's stock draw carries no card."""
+    rules = get_rules(game.kind)
+    seat = viewer_seat(game, list(game.seats.all()), user) if game.state is not None else None
+    names = {s.index: seat_name(s) for s in game.seats.all()}
+    return [move_entry(rules, move, seat, names) for move in moves]
+
+
+def move_entry(rules, move: Move, viewer: int | None, names: dict[int, str | None]) -> dict[str, Any]:
+    return {
+        "seq": move.seq,
+        "seat": move.seat,
+        "player": names.get(move.seat),
+        "action": move.action,
+        "events": rules.view_events(move.events, viewer),
+        "by_server": move.by_server or None,
+        "created_at": move.created_at,
+    }
+
+
+def games_for(
+    user: User | None,
+    *,
+    status: str | None = None,
+    kind: str | None = None,
+    player: User | None = None,
+) -> QuerySet[Game]:
+    """Visible games, filtered. With `player` being the viewer: games awaiting them first, by deadline."""
+    games = Game.objects.visible_to(user) if user is not None else Game.objects.filter(is_private=False)
+    if status:
+        games = games.filter(status=status)
+    if kind:
+        games = games.filter(kind=kind)
+    if player is not None:
+        games = games.filter(Q(seats__user=player) | Q(seats__invited_user=player)).distinct()
+    if user is not None and user.is_authenticated:
+        awaiting = Seat.objects.filter(game=OuterRef("pk"), user=user, index=OuterRef("to_act_seat"))
+        # Only active games have a seat to act, so this is "awaiting the viewer".
+        games = games.annotate(awaiting_viewer=Exists(awaiting)).order_by(
+            F("awaiting_viewer").desc(), F("deadline").asc(nulls_last=True), "-created_at"
+        )
+    else:
+        games = games.order_by("-created_at")
+    return games.select_related("creator").prefetch_related("seats__user", "seats__invited_user")
+
+
+def verification(game: Game) -> dict[str, Any]:
+    """What anyone can check once the seed is revealed: the hash, the replay, the opening deal."""
+    from .replay import replay_matches
+
+    result = {**fairness(game), "seed_matches_hash": None, "replay_matches": None, "opening_deal": None}
+    if result["seed"] is None:
+        return result
+    rules = get_rules(game.kind)
+    result["seed_matches_hash"] = hashlib.sha256(game.seed.encode()).hexdigest() == game.seed_sha256
+    result["replay_matches"] = replay_matches(game)
+    opening = rules.new_game(game.num_seats, game.options, game.seed)
+    # The game is over, so every hand of the first deal may be shown.
+    result["opening_deal"] = {"hands": opening_hands(rules, opening, game.num_seats)}
+    return result
+
+
+def opening_hands(rules, state, num_seats: int) -> list[list[str]]:
+    return [rules.view(state, seat)["hand"] for seat in range(num_seats)]

@@ -1,0 +1,509 @@
+"""Every change to a game happens here, in one transaction, under the game's row lock.
+
+The API, the pages and the Celery tasks all call these functions; none of them saves a game
+itself.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import secrets
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import User
+
+from . import clock
+from .dispatch import enqueue_after_commit
+from .engine import BadOption, IllegalAction, get_rules
+from .engine.bots import BOT_LEVELS, choose_action
+from .errors import Conflict, Forbidden, Invalid, NotFound
+from .models import Game, GameKind, GameStatus, Move, Notification, NotificationKind, Seat, TimeoutPolicy, Turn
+
+DEFAULT_INVITE_DAYS = 14
+TIMEOUTS_BEFORE_REMOVAL = 3
+# Bounds a run of server moves (bots, or a timed-out turn of several actions).
+MAX_SERVER_ACTIONS = 2000
+
+
+@dataclass(frozen=True)
+class MoveResult:
+    game: Game
+    move: Move
+    replayed: bool = False
+
+
+# --- creating and filling games -------------------------------------------------------------
+
+
+@transaction.atomic
+def create_game(
+    *,
+    creator: User,
+    kind: str,
+    num_seats: int,
+    options: dict[str, Any] | None = None,
+    move_time_limit: int = 86400,
+    timeout_policy: str = TimeoutPolicy.AUTOPLAY,
+    bots: list[str] | None = None,
+    invite: list[str] | None = None,
+    invite_days: int = DEFAULT_INVITE_DAYS,
+    is_private: bool = False,
+) -> Game:
+    """A new game with the creator in seat 0, then invitees' reserved seats, then bots."""
+    if kind not in GameKind.values:
+        raise Invalid(f"Unknown game kind {kind!r}; choose scat or scattle.", "bad_kind", {"kind": [kind]})
+    rules = get_rules(kind)
+    try:
+        options = rules.validate_options(options or {}, num_seats)
+    except BadOption as exc:
+        raise Invalid(exc.message, "bad_option", {"options": [exc.message]}) from exc
+    if not clock.MIN_MOVE_TIME <= move_time_limit <= clock.MAX_MOVE_TIME:
+        raise Invalid(f"move_time_limit must be between {clock.MIN_MOVE_TIME} seconds and 30 days.", "bad_time_limit")
+    bots = list(bots or [])
+    for level in bots:
+        if level not in BOT_LEVELS:
+            raise Invalid(f"Unknown bot level {level!r}; choose one of {', '.join(BOT_LEVELS)}.", "bad_bot_level")
+    invitees = _users_to_invite(creator, invite or [])
+    if 1 + len(invitees) + len(bots) > num_seats:
+        raise Invalid(
+            f"{num_seats} seats cannot hold you, {len(invitees)} invited players and {len(bots)} bots.", "too_many"
+        )
+    if not 1 <= invite_days <= 60:
+        raise Invalid("Invitations expire after 1 to 60 days.", "bad_invite_days")
+
+    now = timezone.now()
+    game = Game.objects.create(
+        kind=kind,
+        options=options,
+        num_seats=num_seats,
+        creator=creator,
+        move_time_limit=move_time_limit,
+        timeout_policy=timeout_policy,
+        is_private=is_private,
+        created_at=now,
+    )
+    expires = now + timedelta(days=invite_days)
+    seats = [Seat(game=game, index=0, user=creator, joined_at=now)]
+    seats += [
+        Seat(game=game, index=len(seats) + i, invited_user=u, invite_expires_at=expires) for i, u in enumerate(invitees)
+    ]
+    seats += [Seat(game=game, index=len(seats) + i, bot_level=level, joined_at=now) for i, level in enumerate(bots)]
+    seats += [Seat(game=game, index=i) for i in range(len(seats), num_seats)]
+    Seat.objects.bulk_create(seats)
+    Notification.objects.bulk_create(
+        Notification(user=u, kind=NotificationKind.INVITATION, game=game, payload=_invitation_payload(game))
+        for u in invitees
+    )
+    if all(seat.is_taken for seat in seats):
+        _start(game, seats)
+    return game
+
+
+def _users_to_invite(creator: User, usernames: list[str]) -> list[User]:
+    if len({name.lower() for name in usernames}) != len(usernames):
+        raise Invalid("Each player can be invited once.", "duplicate_invite")
+    users, missing = [], []
+    for name in usernames:
+        user = User.objects.filter(is_active=True, username__iexact=name).first()
+        if user is None:
+            missing.append(name)
+        elif user.pk == creator.pk:
+            raise Invalid("You are already in your own game.", "invite_self")
+        else:
+            users.append(user)
+    if missing:
+        raise Invalid(f"No player named {', '.join(missing)}.", "unknown_user", {"invite": missing})
+    return users
+
+
+def _invitation_payload(game: Game) -> dict[str, Any]:
+    return {"game": game.public_id, "kind": game.kind, "from": game.creator.username}
+
+
+@transaction.atomic
+def create_invite_link(*, game_id: str, user: User, days: int = DEFAULT_INVITE_DAYS) -> tuple[Seat, str]:
+    """Reserve a free seat for whoever holds the returned token (the secret part of a link)."""
+    game, seats = _lock(game_id, user)
+    if game.creator_id != user.pk:
+        raise Forbidden("Only the game's creator can invite.", "not_creator")
+    _require_open(game)
+    seat = _free_seat(seats)
+    if seat is None:
+        raise Conflict("Every seat is taken or reserved.", "no_free_seat")
+    token = secrets.token_urlsafe(18)
+    seat.invite_token_hash = _hash(token)
+    seat.invite_expires_at = timezone.now() + timedelta(days=days)
+    seat.save(update_fields=["invite_token_hash", "invite_expires_at"])
+    return seat, token
+
+
+@transaction.atomic
+def join_game(*, game_id: str, user: User, invite_token: str = "") -> Game:
+    game, seats = _lock(game_id, user, invite_token=invite_token)
+    _require_open(game)
+    if any(seat.user_id == user.pk for seat in seats):
+        raise Conflict("You already have a seat in this game.", "already_seated")
+    now = timezone.now()
+    seat = _reserved_seat(seats, user, invite_token, now) or _free_seat(seats, now)
+    if seat is None:
+        raise Conflict("Every seat is taken or reserved for an invited player.", "no_free_seat")
+    seat.user = user
+    seat.joined_at = now
+    seat.invited_user = None
+    seat.invite_token_hash = ""
+    seat.invite_expires_at = None
+    seat.save(update_fields=["user", "joined_at", "invited_user", "invite_token_hash", "invite_expires_at"])
+    if all(s.is_taken for s in seats):
+        _start(game, seats)
+    return game
+
+
+def _reserved_seat(seats: list[Seat], user: User, token: str, now) -> Seat | None:
+    for seat in seats:
+        if not seat.is_reserved(now):
+            continue
+        if seat.invited_user_id == user.pk or (token and seat.invite_token_hash == _hash(token)):
+            return seat
+    if token:
+        raise Forbidden("This invitation link is not valid, or it has expired.", "bad_invite")
+    return None
+
+
+def _free_seat(seats: list[Seat], now=None) -> Seat | None:
+    return next((s for s in seats if not s.is_taken and not s.is_reserved(now)), None)
+
+
+@transaction.atomic
+def decline_invitation(*, game_id: str, user: User) -> Game:
+    game, seats = _lock(game_id, user)
+    _require_open(game)
+    seat = next((s for s in seats if s.invited_user_id == user.pk and not s.is_taken), None)
+    if seat is None:
+        raise Forbidden("You have no invitation to this game.", "not_invited")
+    seat.invited_user = None
+    seat.invite_expires_at = None
+    seat.save(update_fields=["invited_user", "invite_expires_at"])
+    return game
+
+
+@transaction.atomic
+def leave_game(*, game_id: str, user: User) -> Game:
+    """Give up a seat in a game that has not started; the creator leaving cancels the game."""
+    game, seats = _lock(game_id, user)
+    _require_open(game)
+    seat = _seat_of(seats, user)
+    if seat.index == 0 and game.creator_id == user.pk:
+        game.status = GameStatus.ABORTED
+        game.finished_at = timezone.now()
+        game.save(update_fields=["status", "finished_at", "updated_at"])
+        return game
+    seat.user = None
+    seat.joined_at = None
+    seat.save(update_fields=["user", "joined_at"])
+    return game
+
+
+@transaction.atomic
+def start_game(*, game_id: str, user: User) -> Game:
+    """Start before every seat is filled: empty and reserved seats are dropped."""
+    game, seats = _lock(game_id, user)
+    if game.creator_id != user.pk:
+        raise Forbidden("Only the game's creator can start it.", "not_creator")
+    _require_open(game)
+    taken = [s for s in seats if s.is_taken]
+    rules = get_rules(game.kind)
+    if len(taken) < rules.min_seats:
+        raise Conflict(f"{game.kind.title()} needs at least {rules.min_seats} players.", "not_enough_players")
+    try:
+        rules.validate_options(game.options, len(taken))
+    except BadOption as exc:
+        raise Conflict(exc.message, "bad_seat_count") from exc
+    Seat.objects.filter(game=game).exclude(pk__in=[s.pk for s in taken]).delete()
+    # Close the gaps so seat numbers run 0..n-1 in joining order (rules C2).
+    for new_index, seat in enumerate(taken):
+        if seat.index != new_index:
+            seat.index = 1000 + new_index
+            seat.save(update_fields=["index"])
+    for seat in taken:
+        if seat.index >= 1000:
+            seat.index -= 1000
+            seat.save(update_fields=["index"])
+    game.num_seats = len(taken)
+    _start(game, taken)
+    return game
+
+
+def _start(game: Game, seats: list[Seat]) -> None:
+    rules = get_rules(game.kind)
+    now = timezone.now()
+    game.seed = secrets.token_hex(32)
+    game.seed_sha256 = hashlib.sha256(game.seed.encode()).hexdigest()
+    state = rules.new_game(game.num_seats, game.options, game.seed)
+    game.state = rules.to_json(state)
+    game.status = GameStatus.ACTIVE
+    game.started_at = now
+    game.version = 0
+    game.save()
+    Notification.objects.bulk_create(
+        Notification(user_id=s.user_id, kind=NotificationKind.GAME_STARTED, game=game, payload=_game_payload(game))
+        for s in seats
+        if s.user_id and s.user_id != game.creator_id
+    )
+    _after_state_change(game, seats, state, previous_to_act=None, now=now)
+
+
+# --- moves -----------------------------------------------------------------------------------
+
+
+def submit_move(
+    *, game_id: str, user: User, action: dict[str, Any], version: int, idempotency_key: str = ""
+) -> MoveResult:
+    """Apply a player's action, checked in the contract's order: 404, 403 not seated, 409, 403, 400."""
+    with transaction.atomic():
+        game, seats = _lock(game_id, user)
+        seat = _seat_of(seats, user)
+        if idempotency_key:
+            earlier = Move.objects.filter(game=game, user=user, idempotency_key=idempotency_key).first()
+            if earlier is not None:
+                if earlier.action != action:
+                    raise Conflict(
+                        "This Idempotency-Key was already used for a different action.", "idempotency_key_reused"
+                    )
+                return MoveResult(game, earlier, replayed=True)
+        _require_active(game)
+        if version != game.version:
+            raise Conflict(
+                f"The game has moved on: you sent version {version}, it is at {game.version}. Reload and try again.",
+                "stale_version",
+                {"version": game.version},
+            )
+        rules = get_rules(game.kind)
+        state = rules.from_json(game.state)
+        if rules.to_act(state) != seat.index:
+            raise Forbidden("It is not your turn.", "not_your_turn")
+        try:
+            new_state, events = rules.apply(state, seat.index, action)
+        except IllegalAction as exc:
+            raise Invalid(exc.message, exc.code, {"action": [exc.message]}) from exc
+        if seat.timeouts_in_row:
+            seat.timeouts_in_row = 0
+            seat.save(update_fields=["timeouts_in_row"])
+        move = _record(game, seats, seat.index, action, events, state, new_state, user=user, key=idempotency_key)
+    return MoveResult(game, move)
+
+
+@transaction.atomic
+def resign(*, game_id: str, user: User) -> MoveResult:
+    game, seats = _lock(game_id, user)
+    seat = _seat_of(seats, user)
+    _require_active(game)
+    return MoveResult(game, _resign_seat(game, seats, seat, user=user, by_server=""))
+
+
+def _resign_seat(game: Game, seats: list[Seat], seat: Seat, *, user: User | None, by_server: str) -> Move:
+    rules = get_rules(game.kind)
+    state = rules.from_json(game.state)
+    try:
+        new_state, events = rules.resign(state, seat.index)
+    except IllegalAction as exc:
+        raise Conflict(exc.message, exc.code) from exc
+    seat.resigned = True
+    seat.save(update_fields=["resigned"])
+    action = {"type": "resign"}
+    return _record(game, seats, seat.index, action, events, state, new_state, user=user, by_server=by_server)
+
+
+def play_bot_moves(*, game_id: str, limit: int = MAX_SERVER_ACTIONS) -> int:
+    """Play every move that is a computer player's, one transaction each. Returns how many."""
+    played = 0
+    while played < limit:
+        with transaction.atomic():
+            game, seats = _lock(game_id, None, check_visibility=False)
+            if game.status != GameStatus.ACTIVE or game.to_act_seat is None:
+                break
+            seat = seats[game.to_act_seat]
+            if not seat.is_bot:
+                break
+            _play_for(game, seats, seat, level=seat.bot_level, by_server="bot")
+        played += 1
+    return played
+
+
+@transaction.atomic
+def apply_timeout(*, game_id: str, now=None) -> bool:
+    """Handle an overdue turn by the game's policy. False when it was not (or no longer) due."""
+    now = now or timezone.now()
+    game, seats = _lock(game_id, None, check_visibility=False)
+    if game.status != GameStatus.ACTIVE or game.deadline is None or game.deadline > now or game.to_act_seat is None:
+        return False
+    seat = seats[game.to_act_seat]
+    if seat.is_bot:
+        _play_for(game, seats, seat, level=seat.bot_level, by_server="bot")
+        return True
+    Turn.objects.filter(game=game, ended_at__isnull=True).update(timed_out=True)
+    if game.timeout_policy == TimeoutPolicy.FORFEIT:
+        _resign_seat(game, seats, seat, user=None, by_server="timeout")
+        return True
+    seat.timeouts_in_row += 1
+    seat.save(update_fields=["timeouts_in_row"])
+    if seat.timeouts_in_row >= TIMEOUTS_BEFORE_REMOVAL:
+        _resign_seat(game, seats, seat, user=None, by_server="timeout")
+        return True
+    # Play out the whole turn (draw, melds, discard) so the game moves on.
+    for _ in range(MAX_SERVER_ACTIONS):
+        _play_for(game, seats, seat, level="good", by_server="timeout")
+        if game.status != GameStatus.ACTIVE or game.to_act_seat != seat.index:
+            break
+    return True
+
+
+def _play_for(game: Game, seats: list[Seat], seat: Seat, *, level: str, by_server: str) -> Move:
+    rules = get_rules(game.kind)
+    state = rules.from_json(game.state)
+    # Deterministic per position, so a replayed bot move is the same move.
+    rng = random.Random(f"{game.seed}/bot/{game.version}")
+    action = choose_action(game.kind, state, seat.index, level, rng)
+    new_state, events = rules.apply(state, seat.index, action)
+    return _record(game, seats, seat.index, action, events, state, new_state, user=None, by_server=by_server)
+
+
+# --- shared steps ----------------------------------------------------------------------------
+
+
+def _lock(
+    game_id: str, user: User | None, *, invite_token: str = "", check_visibility: bool = True
+) -> tuple[Game, list[Seat]]:
+    """The game, locked for this transaction, and its seats; NotFound when the user may not see it."""
+    game = Game.objects.select_for_update().filter(public_id=game_id).first()
+    if game is None:
+        raise NotFound("There is no such game, or you may not see it.", "not_found")
+    seats = list(game.seats.all())
+    if check_visibility and game.is_private:
+        uid = getattr(user, "pk", None)
+        allowed = any(uid in (s.user_id, s.invited_user_id) for s in seats)
+        if not allowed and not (invite_token and any(s.invite_token_hash == _hash(invite_token) for s in seats)):
+            raise NotFound("There is no such game, or you may not see it.", "not_found")
+    return game, seats
+
+
+def _seat_of(seats: list[Seat], user: User) -> Seat:
+    for seat in seats:
+        if seat.user_id == user.pk:
+            return seat
+    raise Forbidden("You do not have a seat in this game.", "not_seated")
+
+
+def _require_open(game: Game) -> None:
+    if game.status != GameStatus.OPEN:
+        raise Conflict(f"The game is {game.status}, not open.", "game_not_open")
+
+
+def _require_active(game: Game) -> None:
+    if game.status == GameStatus.OPEN:
+        raise Conflict("The game has not started yet.", "game_not_started")
+    if game.status != GameStatus.ACTIVE:
+        raise Conflict(f"The game is {game.status}.", "game_over")
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _record(
+    game: Game,
+    seats: list[Seat],
+    seat_index: int,
+    action: dict[str, Any],
+    events: list[dict[str, Any]],
+    old_state,
+    new_state,
+    *,
+    user: User | None,
+    key: str = "",
+    by_server: str = "",
+) -> Move:
+    """Append the move and save the new snapshot: a constant number of queries."""
+    rules = get_rules(game.kind)
+    now = timezone.now()
+    previous_to_act = rules.to_act(old_state)
+    game.version += 1
+    move = Move.objects.create(
+        game=game,
+        seq=game.version,
+        seat=seat_index,
+        action=action,
+        events=events,
+        by_server=by_server,
+        user=user,
+        idempotency_key=key,
+        created_at=now,
+    )
+    game.state = rules.to_json(new_state)
+    _after_state_change(game, seats, new_state, previous_to_act=previous_to_act, now=now)
+    return move
+
+
+def _after_state_change(game: Game, seats: list[Seat], state, *, previous_to_act: int | None, now) -> None:
+    """Save the snapshot, move the clock, write the outbox, and queue what comes next."""
+    from . import tasks
+
+    rules = get_rules(game.kind)
+    to_act = rules.to_act(state)
+    outcome = rules.outcome(state)
+    game.to_act_seat = to_act
+    new_turn = to_act != previous_to_act
+    if new_turn:
+        Turn.objects.filter(game=game, ended_at__isnull=True).update(ended_at=now)
+    if outcome is not None:
+        _finish(game, seats, outcome, now)
+    elif new_turn and to_act is not None:
+        seat = seats[to_act]
+        if seat.is_bot:
+            game.deadline = now + clock.BOT_GRACE
+            game.reminder_at = None
+        else:
+            game.deadline = clock.turn_deadline(game.move_time_limit, now)
+            game.reminder_at = clock.reminder_time(now, game.deadline)
+            Notification.objects.create(
+                user_id=seat.user_id, kind=NotificationKind.YOUR_TURN, game=game, payload=_game_payload(game)
+            )
+        Turn.objects.create(game=game, seat=to_act, started_at=now, deadline=game.deadline)
+    game.save(
+        update_fields=[
+            "state", "version", "to_act_seat", "outcome", "status", "deadline", "reminder_at",
+            "finished_at", "started_at", "seed", "seed_sha256", "num_seats", "updated_at",
+        ]
+    )  # fmt: skip
+    if game.status == GameStatus.ACTIVE and to_act is not None and seats[to_act].is_bot:
+        enqueue_after_commit(tasks.play_bots, game.public_id)
+
+
+def _finish(game: Game, seats: list[Seat], outcome: dict[str, Any], now) -> None:
+    game.status = GameStatus.FINISHED
+    game.outcome = outcome
+    game.finished_at = now
+    game.deadline = None
+    game.reminder_at = None
+    for seat, place in zip(seats, outcome["places"], strict=True):
+        seat.final_place = place
+    Seat.objects.bulk_update(seats, ["final_place"])
+    Notification.objects.bulk_create(
+        Notification(
+            user_id=seat.user_id,
+            kind=NotificationKind.GAME_OVER,
+            game=game,
+            payload={**_game_payload(game), "place": seat.final_place, "reason": outcome["reason"]},
+        )
+        for seat in seats
+        if seat.user_id
+    )
+
+
+def _game_payload(game: Game) -> dict[str, Any]:
+    return {"game": game.public_id, "kind": game.kind}
