@@ -6,8 +6,10 @@ import os
 
 import pytest
 from django.conf import settings
+from django.core.cache import cache
 from django.db import connection
 from rest_framework.test import APIClient
+from rest_framework.throttling import SimpleRateThrottle
 
 from accounts.models import ApiToken, User
 
@@ -19,6 +21,14 @@ def require_service(available: bool, reason: str) -> None:
     if settings.REQUIRE_SERVICES:
         pytest.fail(f"REQUIRE_SERVICES=1, but {reason}")
     pytest.skip(reason)
+
+
+@pytest.fixture(autouse=True)
+def generous_rate_limits(monkeypatch):
+    """Tests play whole games in seconds; the throttle tests set their own limits."""
+    for scope in ("anon", "user", "token"):
+        monkeypatch.setitem(SimpleRateThrottle.THROTTLE_RATES, scope, "1000000/minute")
+    cache.clear()
 
 
 def redis_reachable(url: str) -> bool:

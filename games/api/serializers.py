@@ -153,7 +153,16 @@ class VerificationSerializer(serializers.Serializer):
     opening_deal = serializers.DictField(allow_null=True, help_text="The opening deal re-run from the seed.")
 
 
-class ErrorSerializer(serializers.Serializer):
-    code = serializers.CharField()
-    message = serializers.CharField()
-    details = serializers.DictField()
+def paginated(item: type[serializers.Serializer], name: str) -> type[serializers.Serializer]:
+    """The page shape DRF's PageNumberPagination returns, around `item`."""
+    fields = {
+        "count": serializers.IntegerField(),
+        "next": serializers.URLField(allow_null=True),
+        "previous": serializers.URLField(allow_null=True),
+        "results": item(many=True),
+    }
+    return type(name, (serializers.Serializer,), fields)
+
+
+GamePageSerializer = paginated(GameSummarySerializer, "GamePageSerializer")
+MovePageSerializer = paginated(MoveSerializer, "MovePageSerializer")

@@ -8,7 +8,7 @@ from contextlib import contextmanager
 from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -26,7 +26,6 @@ from . import serializers as s
 from .pagination import MovePagination
 
 STATUS_OF = {Invalid: 400, Forbidden: 403, NotFound: 404, Conflict: 409}
-ERRORS = {code: OpenApiResponse(s.ErrorSerializer) for code in (400, 401, 403, 404, 409, 429)}
 
 
 @contextmanager
@@ -57,7 +56,7 @@ class GameListView(APIView):
 
     @extend_schema(
         parameters=[s.GameListQuerySerializer],
-        responses={200: s.GameSummarySerializer(many=True), **ERRORS},
+        responses={200: s.GamePageSerializer},
         description="Visible games, newest first; with `player` set to yourself, games awaiting you come first, "
         "by deadline. `status=open` is the lobby.",
     )
@@ -81,7 +80,7 @@ class GameListView(APIView):
 
     @extend_schema(
         request=s.GameCreateSerializer,
-        responses={201: s.GameDetailSerializer, **ERRORS},
+        responses={201: s.GameDetailSerializer},
         examples=[
             OpenApiExample(
                 "Scat against two bots",
@@ -124,7 +123,7 @@ class GameListView(APIView):
 class GameDetailView(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(responses={200: s.GameDetailSerializer, **ERRORS})
+    @extend_schema(responses={200: s.GameDetailSerializer})
     def get(self, request: Request, game_id: str) -> Response:
         """The game as you may see it: your hand and legal actions, everyone's public facts."""
         return detail_response(request, game_id)
@@ -149,7 +148,7 @@ class GameActionView(APIView):
         return detail_response(request, game_id)
 
 
-@extend_schema(request=s.JoinSerializer, responses={200: s.GameDetailSerializer, **ERRORS})
+@extend_schema(request=s.JoinSerializer, responses={200: s.GameDetailSerializer})
 class JoinView(GameActionView):
     """Take a free seat, your reserved seat, or the seat an invitation link holds."""
 
@@ -159,7 +158,7 @@ class JoinView(GameActionView):
         services.join_game(game_id=game_id, user=request.user, invite_token=data["invite_token"])
 
 
-@extend_schema(request=None, responses={200: s.GameDetailSerializer, **ERRORS})
+@extend_schema(request=None, responses={200: s.GameDetailSerializer})
 class LeaveView(GameActionView):
     """Give up your seat before the game starts (the creator leaving cancels the game)."""
 
@@ -167,7 +166,7 @@ class LeaveView(GameActionView):
         services.leave_game(game_id=game_id, user=request.user)
 
 
-@extend_schema(request=None, responses={200: s.GameDetailSerializer, **ERRORS})
+@extend_schema(request=None, responses={200: s.GameDetailSerializer})
 class StartView(GameActionView):
     """Start now with the players seated; empty and reserved seats are dropped."""
 
@@ -175,7 +174,7 @@ class StartView(GameActionView):
         services.start_game(game_id=game_id, user=request.user)
 
 
-@extend_schema(request=None, responses={200: s.GameDetailSerializer, **ERRORS})
+@extend_schema(request=None, responses={200: s.GameDetailSerializer})
 class DeclineView(GameActionView):
     """Decline an invitation: the reserved seat opens for anyone."""
 
@@ -184,7 +183,7 @@ class DeclineView(GameActionView):
 
 
 class ResignView(APIView):
-    @extend_schema(request=None, responses={200: s.GameDetailSerializer, **ERRORS})
+    @extend_schema(request=None, responses={200: s.GameDetailSerializer})
     def post(self, request: Request, game_id: str) -> Response:
         """Leave a running game by the rules: eliminated in Scat, ranked last in Scattle."""
         with service_errors():
@@ -193,7 +192,7 @@ class ResignView(APIView):
 
 
 class InviteLinkView(APIView):
-    @extend_schema(request=s.InviteLinkCreateSerializer, responses={201: s.InviteLinkSerializer, **ERRORS})
+    @extend_schema(request=s.InviteLinkCreateSerializer, responses={201: s.InviteLinkSerializer})
     def post(self, request: Request, game_id: str) -> Response:
         """Reserve a seat for whoever opens the returned link (shown once)."""
         data = s.InviteLinkCreateSerializer(data=request.data)
@@ -215,7 +214,7 @@ class MoveListView(APIView):
 
     @extend_schema(
         parameters=[s.MoveListQuerySerializer],
-        responses={200: s.MoveSerializer(many=True), **ERRORS},
+        responses={200: s.MovePageSerializer},
         description="The move history after `after`, as you may see it: another player's stock draw shows no card.",
     )
     def get(self, request: Request, game_id: str) -> Response:
@@ -237,7 +236,7 @@ class MoveListView(APIView):
                 description="A retry with the same key returns the first answer and applies nothing twice.",
             )
         ],
-        responses={201: s.MoveResultSerializer, **ERRORS},
+        responses={201: s.MoveResultSerializer},
         examples=[
             OpenApiExample("Draw from the stock", value={"action": {"type": "draw_stock"}, "version": 4}),
             OpenApiExample(
@@ -272,7 +271,7 @@ class MoveListView(APIView):
 class VerifyView(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(responses={200: s.VerificationSerializer, **ERRORS})
+    @extend_schema(responses={200: s.VerificationSerializer})
     def get(self, request: Request, game_id: str) -> Response:
         """Provably fair shuffles: once the game is over, re-run it from the revealed seed."""
         return Response(selectors.verification(visible_game(request, game_id)))

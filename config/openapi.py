@@ -1,0 +1,37 @@
+"""Schema post-processing: every operation documents the API's one error shape."""
+
+from __future__ import annotations
+
+from typing import Any
+
+ERROR_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "code": {"type": "string", "description": "Stable, machine-readable, e.g. stale_version."},
+        "message": {"type": "string", "description": "What went wrong, for people."},
+        "details": {"type": "object", "additionalProperties": True, "description": "Per-field messages."},
+    },
+    "required": ["code", "message", "details"],
+}
+ERROR_DESCRIPTIONS = {
+    "400": "Malformed request or illegal action",
+    "401": "Not authenticated",
+    "403": "Not allowed (not seated, not your turn, not the creator)",
+    "404": "No such object, or one you may not see",
+    "409": "Conflict (stale version, game not open or not running)",
+    "429": "Rate limit exceeded; see Retry-After",
+}
+
+
+def add_error_responses(result: dict[str, Any], generator, request, public) -> dict[str, Any]:
+    result.setdefault("components", {}).setdefault("schemas", {})["Error"] = ERROR_SCHEMA
+    ref = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+    for path, operations in result.get("paths", {}).items():
+        has_object = "{" in path
+        for operation in operations.values():
+            responses = operation.setdefault("responses", {})
+            for status, description in ERROR_DESCRIPTIONS.items():
+                if status in ("404", "409") and not has_object:
+                    continue
+                responses.setdefault(status, {"description": description, "content": ref})
+    return result

@@ -1,0 +1,56 @@
+"""The OpenAPI schema, and schemathesis against it: no 5xx, and every response matches its schema."""
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, settings
+from schemathesis.checks import not_a_server_error
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
+
+from accounts.models import ApiToken
+from config.wsgi import application
+from tests.conftest import make_user
+
+
+schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", application)
+
+
+@pytest.fixture
+def alice_token(db) -> str:
+    user = make_user("alice")
+    make_user("bob")
+    return ApiToken.issue(user=user, name="schemathesis")[1]
+
+
+@schema.parametrize()
+@settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
+def test_the_api_honours_its_schema(case, alice_token):
+    case.call_and_validate(
+        headers={"Authorization": f"Token {alice_token}"},
+        checks=[not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance],
+    )
+
+
+def test_the_schema_documents_every_contract_endpoint(client, db):
+    paths = client.get("/api/schema/?format=json").json()["paths"]
+    for path in [
+        "/api/v1/auth/token/",
+        "/api/v1/me/",
+        "/api/v1/games/",
+        "/api/v1/games/{game_id}/",
+        "/api/v1/games/{game_id}/join/",
+        "/api/v1/games/{game_id}/leave/",
+        "/api/v1/games/{game_id}/start/",
+        "/api/v1/games/{game_id}/moves/",
+        "/api/v1/games/{game_id}/resign/",
+    ]:
+        assert path in paths, path
+
+
+def test_the_interactive_docs_are_served_without_a_cdn(client, db):
+    html = client.get("/api/docs/").content.decode()
+    assert "swagger" in html.lower()
+    assert "cdn" not in html.lower() and "unpkg" not in html.lower()
