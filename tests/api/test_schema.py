@@ -14,7 +14,6 @@ from accounts.models import ApiToken
 from config.wsgi import application
 from tests.conftest import make_user
 
-
 schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", application)
 
 
