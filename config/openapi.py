@@ -19,6 +19,7 @@ ERROR_DESCRIPTIONS = {
     "403": "Not allowed (not seated, not your turn, not the creator)",
     "404": "No such object, or one you may not see",
     "409": "Conflict (stale version, game not open or not running)",
+    "415": "The body is not JSON (or form data)",
     "429": "Rate limit exceeded; see Retry-After",
 }
 
@@ -32,6 +33,8 @@ def add_error_responses(result: dict[str, Any], generator, request, public) -> d
             responses = operation.setdefault("responses", {})
             for status, description in ERROR_DESCRIPTIONS.items():
                 if status in ("404", "409") and not has_object:
+                    continue
+                if status == "415" and "requestBody" not in operation:
                     continue
                 responses.setdefault(status, {"description": description, "content": ref})
     return result

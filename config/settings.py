@@ -139,6 +139,10 @@ EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Slowhand <noreply@localhost>")
+# The public address of the site, for links in emails and invitations sent from workers.
+SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
+# Webhooks to private or loopback addresses: fine on a laptop, refused in production.
+WEBHOOK_ALLOW_PRIVATE = env_bool("WEBHOOK_ALLOW_PRIVATE", DEBUG)
 
 if not DEBUG:
     SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", True)
@@ -211,7 +215,13 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"
-CELERY_BEAT_SCHEDULE: dict = {}
+CELERY_BEAT_SCHEDULE = {
+    "sweep-timeouts": {"task": "games.tasks.sweep_timeouts", "schedule": 30.0},
+    "sweep-reminders": {"task": "games.tasks.sweep_reminders", "schedule": 30.0},
+    "sweep-deliveries": {"task": "games.tasks.sweep_deliveries", "schedule": 60.0},
+    "sweep-vacations": {"task": "games.tasks.sweep_vacations", "schedule": 300.0},
+    "send-digests": {"task": "games.tasks.send_digests", "schedule": 900.0},
+}
 
 REQUIRE_SERVICES = env_bool("REQUIRE_SERVICES", False)
 TESTING = "pytest" in sys.modules

@@ -30,6 +30,11 @@ class TimeoutPolicy(models.TextChoices):
     FORFEIT = "forfeit", _("the absent player resigns")
 
 
+class TimeControl(models.TextChoices):
+    PER_MOVE = "per_move", _("a time limit per move")
+    BANK = "bank", _("a time bank")
+
+
 class GameQuerySet(models.QuerySet):
     def visible_to(self, user) -> GameQuerySet:
         """Public games, and private ones where the user holds or is invited to a seat."""
@@ -62,8 +67,17 @@ class Game(models.Model):
     # The clock.
     move_time_limit = models.PositiveIntegerField(default=86400, help_text="seconds per move")
     timeout_policy = models.CharField(max_length=16, choices=TimeoutPolicy.choices, default=TimeoutPolicy.AUTOPLAY)
+    time_control = models.CharField(max_length=16, choices=TimeControl.choices, default=TimeControl.PER_MOVE)
+    bank_initial = models.PositiveIntegerField(null=True, blank=True, help_text="time bank: seconds at the start")
+    bank_increment = models.PositiveIntegerField(null=True, blank=True, help_text="time bank: seconds added per move")
+    bank_cap = models.PositiveIntegerField(null=True, blank=True, help_text="time bank: most seconds a bank holds")
     deadline = models.DateTimeField(null=True, blank=True)
     reminder_at = models.DateTimeField(null=True, blank=True)
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+    # Seconds left on the current turn while the player to act is on vacation (deadline is then null).
+    paused_remaining = models.PositiveIntegerField(null=True, blank=True)
+    # The timeout sweep claims an overdue game until this time; a lost task's claim runs out.
+    timeout_claimed_until = models.DateTimeField(null=True, blank=True)
 
     created_at = models.DateTimeField(default=timezone.now)
     started_at = models.DateTimeField(null=True, blank=True)
@@ -103,6 +117,7 @@ class Seat(models.Model):
     joined_at = models.DateTimeField(null=True, blank=True)
     final_place = models.PositiveSmallIntegerField(null=True, blank=True)
     timeouts_in_row = models.PositiveSmallIntegerField(default=0)
+    bank_remaining = models.PositiveIntegerField(null=True, blank=True, help_text="time bank: seconds left")
     resigned = models.BooleanField(default=False)
 
     class Meta:
@@ -200,6 +215,7 @@ class Notification(models.Model):
     kind = models.CharField(max_length=32, choices=NotificationKind.choices)
     game = models.ForeignKey(Game, on_delete=models.CASCADE, null=True, blank=True, related_name="notifications")
     payload = models.JSONField(default=dict)
+    in_app = models.BooleanField(default=True, help_text="Listed on the site; false when only sent outside.")
     created_at = models.DateTimeField(default=timezone.now)
     read_at = models.DateTimeField(null=True, blank=True)
 
@@ -209,3 +225,91 @@ class Notification(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} for {self.user_id}"
+
+
+class Channel(models.TextChoices):
+    IN_APP = "in_app", _("on the site")
+    EMAIL = "email", _("email")
+    WEBHOOK = "webhook", _("webhook")
+
+
+# Channels per event for a player who has changed nothing.
+DEFAULT_CHANNELS = {
+    NotificationKind.YOUR_TURN: [Channel.IN_APP, Channel.EMAIL, Channel.WEBHOOK],
+    NotificationKind.TIME_RUNNING_OUT: [Channel.IN_APP, Channel.EMAIL, Channel.WEBHOOK],
+    NotificationKind.GAME_OVER: [Channel.IN_APP, Channel.WEBHOOK],
+    NotificationKind.INVITATION: [Channel.IN_APP, Channel.EMAIL, Channel.WEBHOOK],
+    NotificationKind.GAME_STARTED: [Channel.IN_APP, Channel.WEBHOOK],
+    NotificationKind.DIGEST: [Channel.EMAIL],
+}
+
+
+class PlayerPreference(models.Model):
+    """How and when a player wants to hear from us, and their vacation allowance. No row = defaults."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="preference")
+    channels = models.JSONField(default=dict, blank=True, help_text="event -> list of channels; missing = default")
+    reminder_share = models.FloatField(default=0.8, help_text="Remind when this share of the move's time is used.")
+    digest_enabled = models.BooleanField(default=False)
+    digest_hour = models.PositiveSmallIntegerField(default=8, help_text="Local hour (0-23) of the daily digest.")
+    last_digest_on = models.DateField(null=True, blank=True)
+    webhook_url = models.URLField(max_length=500, blank=True)
+    webhook_secret = models.CharField(max_length=64, blank=True)
+    webhook_last_error = models.CharField(max_length=500, blank=True)
+    webhook_last_error_at = models.DateTimeField(null=True, blank=True)
+    vacation_days_per_year = models.PositiveSmallIntegerField(default=14)
+
+    def __str__(self) -> str:
+        return f"preferences of {self.user_id}"
+
+    def channels_for(self, kind: str) -> list[str]:
+        chosen = self.channels.get(kind)
+        return list(chosen) if chosen is not None else [str(c) for c in DEFAULT_CHANNELS.get(kind, [Channel.IN_APP])]
+
+
+class DeliveryStatus(models.TextChoices):
+    PENDING = "pending", _("pending")
+    SENT = "sent", _("sent")
+    FAILED = "failed", _("failed")
+
+
+class Delivery(models.Model):
+    """One notification on one outside channel (email or webhook), sent by a worker."""
+
+    notification = models.ForeignKey(Notification, on_delete=models.CASCADE, related_name="deliveries")
+    channel = models.CharField(max_length=16, choices=Channel.choices)
+    status = models.CharField(max_length=16, choices=DeliveryStatus.choices, default=DeliveryStatus.PENDING)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    next_attempt_at = models.DateTimeField(default=timezone.now)
+    # A worker claims a delivery until this time; a crashed worker's claim simply runs out.
+    claimed_until = models.DateTimeField(null=True, blank=True)
+    last_error = models.CharField(max_length=500, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["notification", "channel"], name="one_delivery_per_channel")]
+        indexes = [
+            models.Index(fields=["next_attempt_at"], name="delivery_pending_due", condition=Q(status="pending")),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.channel} delivery of {self.notification_id}"
+
+
+class Vacation(models.Model):
+    """A player's time away: their clocks stop in every game until it ends."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="vacations")
+    started_at = models.DateTimeField()
+    ends_at = models.DateTimeField(help_text="Planned end.")
+    ended_at = models.DateTimeField(null=True, blank=True, help_text="Actual end, once over.")
+
+    class Meta:
+        ordering = ["-started_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["user"], condition=Q(ended_at__isnull=True), name="one_open_vacation"),
+        ]
+        indexes = [models.Index(fields=["ends_at"], name="vacation_open_ends", condition=Q(ended_at__isnull=True))]
+
+    def __str__(self) -> str:
+        return f"vacation of {self.user_id} until {self.ends_at:%Y-%m-%d}"

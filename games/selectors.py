@@ -12,7 +12,7 @@ from django.utils import timezone
 from accounts.models import User
 
 from .engine import get_rules
-from .models import Game, GameStatus, Move, Seat
+from .models import Game, GameStatus, Move, Seat, TimeControl, Vacation
 
 
 def viewer_seat(game: Game, seats: list[Seat], user: User | None) -> int | None:
@@ -38,13 +38,17 @@ def game_detail(game: Game, user: User | None, *, now: datetime | None = None) -
         if your_seat is not None and game.status == GameStatus.ACTIVE:
             legal = rules.legal_actions(state, your_seat)
     is_your_turn = game.status == GameStatus.ACTIVE and your_seat is not None and game.to_act_seat == your_seat
+    away = vacations_of([s.user_id for s in seats if s.user_id]) if game.status == GameStatus.ACTIVE else {}
     return {
         **game_summary(game, seats, user, now=now),
         "your_seat": your_seat,
         "hand": hand,
         "legal_actions": legal,
         "is_your_turn": is_your_turn,
-        "seats": [seat_facts(seat, players[seat.index] if seat.index < len(players) else {}) for seat in seats],
+        "seats": [
+            seat_facts(seat, players[seat.index] if seat.index < len(players) else {}, away.get(seat.user_id))
+            for seat in seats
+        ],
         "state": view,
         "outcome": game.outcome,
         "fairness": fairness(game),
@@ -74,6 +78,11 @@ def game_summary(game: Game, seats: list[Seat], user: User | None, *, now: datet
         "is_your_turn": to_act is not None and to_act == your_seat,
         "move_time_limit": game.move_time_limit,
         "timeout_policy": game.timeout_policy,
+        "time_bank": (
+            {"initial": game.bank_initial, "increment": game.bank_increment, "cap": game.bank_cap}
+            if game.time_control == TimeControl.BANK
+            else None
+        ),
         "deadline": game.deadline,
         "seconds_left": seconds_left,
         "created_at": game.created_at,
@@ -90,7 +99,13 @@ def seat_name(seat: Seat) -> str | None:
     return None
 
 
-def seat_facts(seat: Seat, public: dict[str, Any]) -> dict[str, Any]:
+def vacations_of(user_ids: list[int]) -> dict[int, datetime]:
+    """When each of these players' current vacation ends, for those who are away."""
+    open_vacations = Vacation.objects.filter(user_id__in=user_ids, ended_at__isnull=True)
+    return dict(open_vacations.values_list("user_id", "ends_at"))
+
+
+def seat_facts(seat: Seat, public: dict[str, Any], on_vacation_until: datetime | None = None) -> dict[str, Any]:
     user = seat.user
     facts = {key: value for key, value in public.items() if key != "seat"}
     return {
@@ -103,6 +118,8 @@ def seat_facts(seat: Seat, public: dict[str, Any]) -> dict[str, Any]:
         "reserved": seat.is_reserved(),
         "place": seat.final_place,
         "resigned": seat.resigned,
+        "bank_remaining": seat.bank_remaining,
+        "on_vacation_until": on_vacation_until,
         "public": facts,
     }
 

@@ -23,7 +23,8 @@ from .dispatch import enqueue_after_commit
 from .engine import BadOption, IllegalAction, get_rules
 from .engine.bots import BOT_LEVELS, choose_action
 from .errors import Conflict, Forbidden, Invalid, NotFound
-from .models import Game, GameKind, GameStatus, Move, Notification, NotificationKind, Seat, TimeoutPolicy, Turn
+from .models import Game, GameKind, GameStatus, Move, NotificationKind, Seat, TimeControl, TimeoutPolicy, Turn, Vacation
+from .notifications import notify, notify_each, preference_for
 
 DEFAULT_INVITE_DAYS = 14
 TIMEOUTS_BEFORE_REMOVAL = 3
@@ -49,6 +50,7 @@ def create_game(
     num_seats: int,
     options: dict[str, Any] | None = None,
     move_time_limit: int = 86400,
+    time_bank: dict[str, int] | None = None,
     timeout_policy: str = TimeoutPolicy.AUTOPLAY,
     bots: list[str] | None = None,
     invite: list[str] | None = None,
@@ -65,6 +67,15 @@ def create_game(
         raise Invalid(exc.message, "bad_option", {"options": [exc.message]}) from exc
     if not clock.MIN_MOVE_TIME <= move_time_limit <= clock.MAX_MOVE_TIME:
         raise Invalid(f"move_time_limit must be between {clock.MIN_MOVE_TIME} seconds and 30 days.", "bad_time_limit")
+    bank = None
+    if time_bank is not None:
+        bank = clock.validate_time_bank(time_bank)
+        if bank is None:
+            raise Invalid(
+                "time_bank needs initial, increment and cap in seconds, with initial <= cap <= 30 days.",
+                "bad_time_bank",
+                {"time_bank": ["Give initial, increment and cap in seconds."]},
+            )
     bots = list(bots or [])
     for level in bots:
         if level not in BOT_LEVELS:
@@ -84,6 +95,10 @@ def create_game(
         num_seats=num_seats,
         creator=creator,
         move_time_limit=move_time_limit,
+        time_control=TimeControl.BANK if bank else TimeControl.PER_MOVE,
+        bank_initial=bank and bank["initial"],
+        bank_increment=bank and bank["increment"],
+        bank_cap=bank and bank["cap"],
         timeout_policy=timeout_policy,
         is_private=is_private,
         created_at=now,
@@ -96,10 +111,7 @@ def create_game(
     seats += [Seat(game=game, index=len(seats) + i, bot_level=level, joined_at=now) for i, level in enumerate(bots)]
     seats += [Seat(game=game, index=i) for i in range(len(seats), num_seats)]
     Seat.objects.bulk_create(seats)
-    Notification.objects.bulk_create(
-        Notification(user=u, kind=NotificationKind.INVITATION, game=game, payload=_invitation_payload(game))
-        for u in invitees
-    )
+    notify([u.pk for u in invitees], NotificationKind.INVITATION, game, _invitation_payload(game))
     if all(seat.is_taken for seat in seats):
         _start(game, seats)
     return game
@@ -250,11 +262,12 @@ def _start(game: Game, seats: list[Seat]) -> None:
     game.started_at = now
     game.version = 0
     game.save()
-    Notification.objects.bulk_create(
-        Notification(user_id=s.user_id, kind=NotificationKind.GAME_STARTED, game=game, payload=_game_payload(game))
-        for s in seats
-        if s.user_id and s.user_id != game.creator_id
-    )
+    for seat in seats:
+        seat.bank_remaining = game.bank_initial
+    if game.time_control == TimeControl.BANK:
+        Seat.objects.bulk_update(seats, ["bank_remaining"])
+    others = [s.user_id for s in seats if s.user_id and s.user_id != game.creator_id]
+    notify(others, NotificationKind.GAME_STARTED, game, _game_payload(game))
     _after_state_change(game, seats, state, previous_to_act=None, now=now)
 
 
@@ -449,6 +462,11 @@ def _record(
     return move
 
 
+# The engine's phases in which a turn begins: after an action, such a phase means the turn passed
+# (possibly back to the same seat, as when a new Scat hand starts with the player who just moved).
+TURN_START_PHASES = frozenset({"turn_start", "draw"})
+
+
 def _after_state_change(game: Game, seats: list[Seat], state, *, previous_to_act: int | None, now) -> None:
     """Save the snapshot, move the clock, write the outbox, and queue what comes next."""
     from . import tasks
@@ -457,31 +475,54 @@ def _after_state_change(game: Game, seats: list[Seat], state, *, previous_to_act
     to_act = rules.to_act(state)
     outcome = rules.outcome(state)
     game.to_act_seat = to_act
-    new_turn = to_act != previous_to_act
-    if new_turn:
-        Turn.objects.filter(game=game, ended_at__isnull=True).update(ended_at=now)
+    new_turn = to_act != previous_to_act or state.get("phase") in TURN_START_PHASES
+    if new_turn and previous_to_act is not None:
+        _end_turn(game, seats[previous_to_act], now)
     if outcome is not None:
         _finish(game, seats, outcome, now)
     elif new_turn and to_act is not None:
-        seat = seats[to_act]
-        if seat.is_bot:
-            game.deadline = now + clock.BOT_GRACE
-            game.reminder_at = None
-        else:
-            game.deadline = clock.turn_deadline(game.move_time_limit, now)
-            game.reminder_at = clock.reminder_time(now, game.deadline)
-            Notification.objects.create(
-                user_id=seat.user_id, kind=NotificationKind.YOUR_TURN, game=game, payload=_game_payload(game)
-            )
-        Turn.objects.create(game=game, seat=to_act, started_at=now, deadline=game.deadline)
+        _begin_turn(game, seats[to_act], now)
+    game.timeout_claimed_until = None
     game.save(
         update_fields=[
-            "state", "version", "to_act_seat", "outcome", "status", "deadline", "reminder_at",
-            "finished_at", "started_at", "seed", "seed_sha256", "num_seats", "updated_at",
+            "state", "version", "to_act_seat", "outcome", "status", "deadline", "reminder_at", "turn_started_at",
+            "paused_remaining", "timeout_claimed_until", "finished_at", "started_at", "seed", "seed_sha256",
+            "num_seats", "updated_at",
         ]
     )  # fmt: skip
     if game.status == GameStatus.ACTIVE and to_act is not None and seats[to_act].is_bot:
         enqueue_after_commit(tasks.play_bots, game.public_id)
+
+
+def _end_turn(game: Game, seat: Seat, now) -> None:
+    Turn.objects.filter(game=game, ended_at__isnull=True).update(ended_at=now)
+    if game.time_control == TimeControl.BANK and seat.user_id and game.turn_started_at:
+        used = int((now - game.turn_started_at).total_seconds())
+        seat.bank_remaining = clock.bank_after_move(seat.bank_remaining or 0, used, game.bank_increment, game.bank_cap)
+        seat.save(update_fields=["bank_remaining"])
+
+
+def _begin_turn(game: Game, seat: Seat, now) -> None:
+    game.turn_started_at = now
+    game.paused_remaining = None
+    game.reminder_at = None
+    if seat.is_bot:
+        game.deadline = now + clock.BOT_GRACE
+    else:
+        seconds = seat.bank_remaining if game.time_control == TimeControl.BANK else game.move_time_limit
+        if on_vacation(seat.user_id):
+            game.deadline = None
+            game.paused_remaining = seconds
+        else:
+            game.deadline = now + timedelta(seconds=seconds)
+            share = preference_for(seat.user_id).reminder_share
+            game.reminder_at = clock.reminder_time(now, game.deadline, share)
+        notify([seat.user_id], NotificationKind.YOUR_TURN, game, _game_payload(game))
+    Turn.objects.create(game=game, seat=seat.index, started_at=now, deadline=game.deadline)
+
+
+def on_vacation(user_id: int) -> bool:
+    return Vacation.objects.filter(user_id=user_id, ended_at__isnull=True).exists()
 
 
 def _finish(game: Game, seats: list[Seat], outcome: dict[str, Any], now) -> None:
@@ -493,15 +534,13 @@ def _finish(game: Game, seats: list[Seat], outcome: dict[str, Any], now) -> None
     for seat, place in zip(seats, outcome["places"], strict=True):
         seat.final_place = place
     Seat.objects.bulk_update(seats, ["final_place"])
-    Notification.objects.bulk_create(
-        Notification(
-            user_id=seat.user_id,
-            kind=NotificationKind.GAME_OVER,
-            game=game,
-            payload={**_game_payload(game), "place": seat.final_place, "reason": outcome["reason"]},
-        )
-        for seat in seats
-        if seat.user_id
+    notify_each(
+        NotificationKind.GAME_OVER,
+        [
+            (seat.user_id, game, {**_game_payload(game), "place": seat.final_place, "reason": outcome["reason"]})
+            for seat in seats
+            if seat.user_id
+        ],
     )
 
 

@@ -16,6 +16,17 @@ from games.models import GameStatus, TimeoutPolicy
 # --- input -------------------------------------------------------------------------------------
 
 
+class TimeBankSerializer(serializers.Serializer):
+    initial = serializers.IntegerField(min_value=clock.MIN_MOVE_TIME, max_value=clock.MAX_MOVE_TIME)
+    increment = serializers.IntegerField(min_value=0, max_value=clock.MAX_MOVE_TIME)
+    cap = serializers.IntegerField(min_value=clock.MIN_MOVE_TIME, max_value=clock.MAX_MOVE_TIME)
+
+    def validate(self, attrs):
+        if attrs["initial"] > attrs["cap"]:
+            raise serializers.ValidationError("initial may not exceed cap.")
+        return attrs
+
+
 class GameCreateSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=KINDS)
     seats = serializers.IntegerField(min_value=2, max_value=9, help_text="How many seats, yours included.")
@@ -26,6 +37,9 @@ class GameCreateSerializer(serializers.Serializer):
         min_value=clock.MIN_MOVE_TIME,
         max_value=clock.MAX_MOVE_TIME,
         help_text="Seconds per move, from 60 seconds to 30 days.",
+    )
+    time_bank = TimeBankSerializer(
+        required=False, allow_null=True, default=None, help_text="Instead of a limit per move: a bank per player."
     )
     timeout_policy = serializers.ChoiceField(choices=TimeoutPolicy.choices, required=False, default="autoplay")
     bots = serializers.ListField(
@@ -81,6 +95,8 @@ class SeatSerializer(serializers.Serializer):
     reserved = serializers.BooleanField()
     place = serializers.IntegerField(allow_null=True)
     resigned = serializers.BooleanField()
+    bank_remaining = serializers.IntegerField(allow_null=True, help_text="Seconds left in this player's time bank.")
+    on_vacation_until = serializers.DateTimeField(allow_null=True, help_text="Clocks stopped until then.")
     public = serializers.DictField(help_text="Public game facts: cards held, tokens or score, melds.")
 
 
@@ -99,6 +115,7 @@ class GameSummarySerializer(serializers.Serializer):
     is_your_turn = serializers.BooleanField()
     move_time_limit = serializers.IntegerField()
     timeout_policy = serializers.CharField()
+    time_bank = TimeBankSerializer(allow_null=True)
     deadline = serializers.DateTimeField(allow_null=True)
     seconds_left = serializers.IntegerField(allow_null=True)
     created_at = serializers.DateTimeField()

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import notification_views, views
 
 urlpatterns = [
     path("games/", views.GameListView.as_view(), name="api-games"),
@@ -13,4 +13,8 @@ urlpatterns = [
     path("games/<str:game_id>/invitations/", views.InviteLinkView.as_view(), name="api-game-invite"),
     path("games/<str:game_id>/moves/", views.MoveListView.as_view(), name="api-game-moves"),
     path("games/<str:game_id>/verify/", views.VerifyView.as_view(), name="api-game-verify"),
+    path("notifications/", notification_views.NotificationListView.as_view(), name="api-notifications"),
+    path("notifications/read/", notification_views.NotificationReadView.as_view(), name="api-notifications-read"),
+    path("me/notification-settings/", notification_views.PreferenceView.as_view(), name="api-preferences"),
+    path("me/vacation/", notification_views.VacationView.as_view(), name="api-vacation"),
 ]

@@ -111,6 +111,7 @@ class GameListView(APIView):
                 num_seats=v["seats"],
                 options=v["options"],
                 move_time_limit=v["move_time_limit"],
+                time_bank=v["time_bank"],
                 timeout_policy=v["timeout_policy"],
                 bots=v["bots"],
                 invite=v["invite"],

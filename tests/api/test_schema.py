@@ -2,6 +2,8 @@
 
 import pytest
 import schemathesis
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
@@ -15,6 +17,18 @@ from config.wsgi import application
 from tests.conftest import make_user
 
 schema = schemathesis.openapi.from_wsgi("/api/schema/?format=json", application)
+
+
+@pytest.fixture(autouse=True)
+def keep_the_test_transaction():
+    """Calling the WSGI app directly fires the request signals that close the database connection
+    at the end of a request, which would end the test's transaction; Django's test client avoids
+    this the same way."""
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    yield
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)
 
 
 @pytest.fixture

@@ -1,0 +1,217 @@
+"""The outbox: notifications are written with the change that causes them and delivered after.
+
+In-app notifications are the rows themselves. Email and webhook deliveries are rows too, sent
+by a worker that claims each one with a conditional update; a periodic sweep re-sends what a
+lost message or a dead worker left pending, so an outage delays a notification but never drops
+it, and a claim keeps two workers from sending it twice.
+"""
+
+from __future__ import annotations
+
+import logging
+import zoneinfo
+from collections.abc import Iterable
+from datetime import timedelta
+from typing import Any
+
+from django.db import transaction
+from django.db.models import F, Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from .dispatch import enqueue_after_commit
+from .models import Channel, Delivery, DeliveryStatus, Game, Notification, NotificationKind, PlayerPreference
+
+logger = logging.getLogger(__name__)
+
+CLAIM_FOR = timedelta(minutes=2)
+# Waits between webhook or email attempts; after the last one the delivery is marked failed.
+RETRY_DELAYS = [
+    timedelta(minutes=1),
+    timedelta(minutes=5),
+    timedelta(minutes=30),
+    timedelta(hours=2),
+    timedelta(hours=12),
+]
+
+
+def preference_for(user_id: int) -> PlayerPreference:
+    return PlayerPreference.objects.filter(user_id=user_id).first() or PlayerPreference(user_id=user_id)
+
+
+def notify(
+    user_ids: Iterable[int], kind: str, game: Game | None, payload: dict[str, Any] | None = None
+) -> list[Notification]:
+    """Write one notification per user, about one game, in the caller's transaction."""
+    return notify_each(kind, [(user_id, game, payload or {}) for user_id in user_ids])
+
+
+def notify_each(kind: str, items: list[tuple[int, Game | None, dict[str, Any]]]) -> list[Notification]:
+    """Write notifications and their outside deliveries in three queries, however many there are."""
+    if not items:
+        return []
+    preferences = {p.user_id: p for p in PlayerPreference.objects.filter(user_id__in={i[0] for i in items})}
+    notifications, channels_of = [], []
+    for user_id, game, payload in items:
+        preference = preferences.get(user_id) or PlayerPreference(user_id=user_id)
+        channels = preference.channels_for(kind)
+        if Channel.WEBHOOK in channels and not preference.webhook_url:
+            channels.remove(Channel.WEBHOOK)
+        if not channels:
+            continue
+        in_app = Channel.IN_APP in channels
+        notifications.append(Notification(user_id=user_id, kind=kind, game=game, payload=payload, in_app=in_app))
+        channels_of.append(channels)
+    Notification.objects.bulk_create(notifications)
+    deliveries = [
+        Delivery(notification=notification, channel=channel)
+        for notification, channels in zip(notifications, channels_of, strict=True)
+        for channel in channels
+        if channel != Channel.IN_APP
+    ]
+    if deliveries:
+        Delivery.objects.bulk_create(deliveries)
+        from . import tasks
+
+        for delivery in deliveries:
+            enqueue_after_commit(tasks.deliver, delivery.pk)
+    return notifications
+
+
+def listed_for(user):
+    return Notification.objects.filter(user=user, in_app=True).select_related("game")
+
+
+def unread_count(user) -> int:
+    return listed_for(user).filter(read_at__isnull=True).count()
+
+
+def mark_read(user, *, ids: list[int] | None = None, everything: bool = False) -> int:
+    unread = Notification.objects.filter(user=user, in_app=True, read_at__isnull=True)
+    if not everything:
+        unread = unread.filter(pk__in=ids or [])
+    return unread.update(read_at=timezone.now())
+
+
+def text_of(notification: Notification) -> str:
+    """One sentence for people, in the active language."""
+    payload = notification.payload
+    kind = notification.kind
+    game = payload.get("kind", "").title()
+    if kind == NotificationKind.YOUR_TURN:
+        return _("It is your turn in %(game)s.") % {"game": game}
+    if kind == NotificationKind.TIME_RUNNING_OUT:
+        return _("Your time to move in %(game)s is running out.") % {"game": game}
+    if kind == NotificationKind.GAME_OVER:
+        return _("Your %(game)s game is over: you finished in place %(place)s.") % {
+            "game": game,
+            "place": payload.get("place"),
+        }
+    if kind == NotificationKind.INVITATION:
+        return _("%(player)s invites you to a game of %(game)s.") % {"player": payload.get("from"), "game": game}
+    if kind == NotificationKind.GAME_STARTED:
+        return _("Your %(game)s game has started.") % {"game": game}
+    if kind == NotificationKind.DIGEST:
+        return _("%(count)s games are waiting for your move.") % {"count": len(payload.get("games", []))}
+    return kind
+
+
+def as_json(notification: Notification) -> dict[str, Any]:
+    """The public payload: ids and texts, never a card."""
+    return {
+        "id": notification.pk,
+        "kind": notification.kind,
+        "game": notification.payload.get("game"),
+        "payload": notification.payload,
+        "text": text_of(notification),
+        "created_at": notification.created_at,
+        "read_at": notification.read_at,
+    }
+
+
+# --- delivery ----------------------------------------------------------------------------------
+
+
+def claim(delivery_id: int, now=None) -> bool:
+    """Take a pending delivery for this worker. False when another worker has it or it is done."""
+    now = now or timezone.now()
+    claimed = Delivery.objects.filter(
+        Q(claimed_until__isnull=True) | Q(claimed_until__lt=now),
+        pk=delivery_id,
+        status=DeliveryStatus.PENDING,
+        next_attempt_at__lte=now,
+    ).update(claimed_until=now + CLAIM_FOR)
+    return claimed == 1
+
+
+def deliver(delivery_id: int) -> str:
+    """Send one delivery if this worker can claim it; returns what happened."""
+    from . import channels
+
+    if not claim(delivery_id):
+        return "skipped"
+    delivery = Delivery.objects.select_related("notification__user", "notification__game").get(pk=delivery_id)
+    try:
+        channels.send(delivery)
+    except channels.DeliveryError as exc:
+        return _record_failure(delivery, str(exc))
+    Delivery.objects.filter(pk=delivery.pk).update(
+        status=DeliveryStatus.SENT, sent_at=timezone.now(), attempts=delivery.attempts + 1, last_error=""
+    )
+    return "sent"
+
+
+def _record_failure(delivery: Delivery, error: str) -> str:
+    now = timezone.now()
+    attempts = delivery.attempts + 1
+    done = attempts > len(RETRY_DELAYS)
+    Delivery.objects.filter(pk=delivery.pk).update(
+        attempts=attempts,
+        last_error=error[:500],
+        claimed_until=None,
+        status=DeliveryStatus.FAILED if done else DeliveryStatus.PENDING,
+        next_attempt_at=now if done else now + RETRY_DELAYS[attempts - 1],
+    )
+    if delivery.channel == Channel.WEBHOOK:
+        PlayerPreference.objects.filter(user_id=delivery.notification.user_id).update(
+            webhook_last_error=error[:500], webhook_last_error_at=now
+        )
+    logger.info("Delivery %s failed (attempt %s): %s", delivery.pk, attempts, error)
+    return "failed" if done else "retry"
+
+
+def due_deliveries(now=None, limit: int = 500) -> list[int]:
+    """Pending deliveries whose time has come and that no worker holds."""
+    now = now or timezone.now()
+    return list(
+        Delivery.objects.filter(status=DeliveryStatus.PENDING, next_attempt_at__lte=now)
+        .filter(Q(claimed_until__isnull=True) | Q(claimed_until__lt=now))
+        .order_by("next_attempt_at")
+        .values_list("pk", flat=True)[:limit]
+    )
+
+
+@transaction.atomic
+def create_digests(now=None) -> int:
+    """Write the daily digest for every player whose local morning hour has come."""
+    now = now or timezone.now()
+    created = 0
+    preferences = PlayerPreference.objects.select_for_update(skip_locked=True, of=("self",))
+    for preference in preferences.filter(digest_enabled=True).select_related("user"):
+        try:
+            local = now.astimezone(zoneinfo.ZoneInfo(preference.user.time_zone))
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            local = now
+        if local.hour < preference.digest_hour or preference.last_digest_on == local.date():
+            continue
+        preference.last_digest_on = local.date()
+        preference.save(update_fields=["last_digest_on"])
+        waiting = list(
+            Game.objects.filter(status="active", seats__user_id=preference.user_id, seats__index=F("to_act_seat"))
+            .order_by("deadline")
+            .values_list("public_id", flat=True)
+        )
+        if waiting:
+            notify([preference.user_id], NotificationKind.DIGEST, None, {"games": waiting})
+            created += 1
+    return created
