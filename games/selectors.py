@@ -12,7 +12,7 @@ from django.utils import timezone
 from accounts.models import User
 
 from .engine import get_rules
-from .models import Game, GameStatus, Move, Seat, TimeControl, Vacation
+from .models import Game, GameStatus, Move, Seat, TimeControl, Turn, Vacation
 
 
 def viewer_seat(game: Game, seats: list[Seat], user: User | None) -> int | None:
@@ -195,3 +195,21 @@ def verification(game: Game) -> dict[str, Any]:
 
 def opening_hands(rules, state, num_seats: int) -> list[list[str]]:
     return [rules.view(state, seat)["hand"] for seat in range(num_seats)]
+
+
+def turn_times(game: Game, turns: list[Turn]) -> list[dict[str, Any]]:
+    """Each turn's player and how long it took (still running: up to now)."""
+    names = {s.index: seat_name(s) for s in game.seats.all()}
+    now = timezone.now()
+    return [
+        {
+            "seat": turn.seat,
+            "player": names.get(turn.seat),
+            "started_at": turn.started_at,
+            "deadline": turn.deadline,
+            "ended_at": turn.ended_at,
+            "seconds": int(((turn.ended_at or now) - turn.started_at).total_seconds()),
+            "timed_out": turn.timed_out,
+        }
+        for turn in turns
+    ]

@@ -170,6 +170,16 @@ class VerificationSerializer(serializers.Serializer):
     opening_deal = serializers.DictField(allow_null=True, help_text="The opening deal re-run from the seed.")
 
 
+class TurnSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    player = serializers.CharField(allow_null=True)
+    started_at = serializers.DateTimeField()
+    deadline = serializers.DateTimeField(allow_null=True)
+    ended_at = serializers.DateTimeField(allow_null=True)
+    seconds = serializers.IntegerField(help_text="How long the turn took, or has taken so far.")
+    timed_out = serializers.BooleanField()
+
+
 def paginated(item: type[serializers.Serializer], name: str) -> type[serializers.Serializer]:
     """The page shape DRF's PageNumberPagination returns, around `item`."""
     fields = {
@@ -183,3 +193,4 @@ def paginated(item: type[serializers.Serializer], name: str) -> type[serializers
 
 GamePageSerializer = paginated(GameSummarySerializer, "GamePageSerializer")
 MovePageSerializer = paginated(MoveSerializer, "MovePageSerializer")
+TurnPageSerializer = paginated(TurnSerializer, "TurnPageSerializer")

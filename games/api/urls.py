@@ -12,6 +12,7 @@ urlpatterns = [
     path("games/<str:game_id>/resign/", views.ResignView.as_view(), name="api-game-resign"),
     path("games/<str:game_id>/invitations/", views.InviteLinkView.as_view(), name="api-game-invite"),
     path("games/<str:game_id>/moves/", views.MoveListView.as_view(), name="api-game-moves"),
+    path("games/<str:game_id>/turns/", views.TurnListView.as_view(), name="api-game-turns"),
     path("games/<str:game_id>/verify/", views.VerifyView.as_view(), name="api-game-verify"),
     path("notifications/", notification_views.NotificationListView.as_view(), name="api-notifications"),
     path("notifications/read/", notification_views.NotificationReadView.as_view(), name="api-notifications-read"),

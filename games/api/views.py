@@ -20,7 +20,7 @@ from accounts.models import User
 from config.api_errors import ApiError
 from games import selectors, services
 from games.errors import Conflict, Forbidden, GameError, Invalid, NotFound
-from games.models import Game, Move, Seat
+from games.models import Game, Move, Seat, Turn
 
 from . import serializers as s
 from .pagination import MovePagination
@@ -267,6 +267,20 @@ class MoveListView(APIView):
         headers = {"Idempotent-Replayed": "true"} if result.replayed else {}
         body = {"move": move, "game": selectors.game_detail(game, request.user)}
         return Response(body, status=status.HTTP_201_CREATED, headers=headers)
+
+
+class TurnListView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: s.TurnPageSerializer})
+    def get(self, request: Request, game_id: str) -> Response:
+        """Every turn of the game: who, when, how long, and whether it timed out."""
+        game = visible_game(request, game_id)
+        paginator = MovePagination()
+        page = paginator.paginate_queryset(
+            Turn.objects.filter(game=game).order_by("started_at", "pk"), request, view=self
+        )
+        return paginator.get_paginated_response(selectors.turn_times(game, page))
 
 
 class VerifyView(APIView):

@@ -165,3 +165,15 @@ def test_moves_after_the_end_are_409(table):
     response = move(clients[0], game_id, {"type": "draw_stock"}, version)
     assert response.status_code == 409
     assert response.json()["code"] == "game_over"
+
+
+def test_the_turns_list_shows_who_moved_and_how_long(table):
+    game_id, _ = table
+    detail, mover, _other = current(table)
+    drawn = move(mover, game_id, {"type": "draw_stock"}, detail["version"]).json()
+    discard = next(a for a in drawn["game"]["legal_actions"] if a["type"] == "discard")
+    move(mover, game_id, discard, drawn["game"]["version"])
+    turns = mover.get(f"/api/v1/games/{game_id}/turns/").json()["results"]
+    assert [t["seat"] for t in turns] == [detail["to_act"], 1 - detail["to_act"]]
+    assert turns[0]["ended_at"] is not None and turns[1]["ended_at"] is None
+    assert all(t["seconds"] >= 0 and t["timed_out"] is False for t in turns)
