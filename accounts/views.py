@@ -1,9 +1,35 @@
-from django.contrib.auth import login
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
-from django.utils.http import url_has_allowed_host_and_scheme
+"""Account pages: signup, profiles, the leaderboard and the settings page."""
 
-from .forms import SignupForm
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import login, update_session_auth_hash
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import PasswordChangeForm, SetPasswordForm
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_POST
+
+from games.engine import KINDS
+from games.models import GameKind
+
+from . import selectors, services
+from .charts import rating_chart
+from .forms import ProfileForm, SignupForm, TokenCreateForm
+from .models import ApiToken, User
+
+LEADERBOARD_PAGE_SIZE = 50
+
+# Sections that other parts of the site add to the settings page (notifications, vacation,
+# webhooks): each returns extra template context for the request. See settings.html's slots.
+SETTINGS_CONTEXT: list[Callable[[HttpRequest], dict[str, Any]]] = []
 
 
 def signup(request: HttpRequest) -> HttpResponse:
@@ -16,3 +42,150 @@ def signup(request: HttpRequest) -> HttpResponse:
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect(next_url)
     return render(request, "accounts/signup.html", {"form": form, "next": next_url})
+
+
+# --- profiles and the leaderboard ------------------------------------------------------------
+
+
+def profile(request: HttpRequest, username: str) -> HttpResponse:
+    player = selectors.find_player(username)
+    if player is None:
+        raise Http404("No such player.")
+    if player.username != username:
+        return redirect("profile", username=player.username, permanent=True)
+    viewer = request.user if request.user.is_authenticated else None
+    data = selectors.player_profile(player, viewer)
+    kinds = []
+    for kind in KINDS:
+        history, complete = selectors.rating_history(player, kind)
+        kinds.append(
+            {
+                "kind": kind,
+                "label": GameKind(kind).label,
+                "stats": data["statistics"][kind],
+                "rating": data["ratings"][kind],
+                "chart": rating_chart(history, from_start=complete),
+            }
+        )
+    context = {"player": player, "profile": data, "kinds": kinds, "is_me": viewer is not None and viewer == player}
+    return render(request, "accounts/profile.html", context)
+
+
+def leaderboard(request: HttpRequest) -> HttpResponse:
+    kind = request.GET.get("kind", KINDS[0])
+    if kind not in KINDS:
+        kind = KINDS[0]
+    page = Paginator(selectors.leaderboard(kind), LEADERBOARD_PAGE_SIZE).get_page(request.GET.get("page"))
+    entries = [selectors.leaderboard_entry(rating, page.start_index() + i) for i, rating in enumerate(page)]
+    context = {
+        "kind": kind,
+        "kinds": [(k, GameKind(k).label) for k in KINDS],
+        "page": page,
+        "entries": entries,
+        "bots": [(r.bot_level, selectors.rating_facts(r)) for r in selectors.bot_ratings(kind)],
+    }
+    return render(request, "accounts/leaderboard.html", context)
+
+
+# --- settings --------------------------------------------------------------------------------
+
+
+class PasswordForm(PasswordChangeForm):
+    error_messages = {
+        **PasswordChangeForm.error_messages,
+        "password_incorrect": _("Your current password is not right; type it again."),
+        "password_mismatch": _("Type the same new password in both fields."),
+    }
+
+
+class ResetPasswordForm(SetPasswordForm):
+    error_messages = {
+        **SetPasswordForm.error_messages,
+        "password_mismatch": _("Type the same new password in both fields."),
+    }
+
+
+SAVED_MESSAGES = {
+    "profile": _("Your profile is saved."),
+    "password": _("Your password is changed."),
+    "revoked": _("The token is revoked; programs using it can no longer sign in."),
+}
+
+
+def render_settings(request: HttpRequest, **overrides: Any) -> HttpResponse:
+    """The settings page, with any section's bound form (and its errors) in place of the blank one."""
+    user = request.user
+    context: dict[str, Any] = {
+        "profile_form": ProfileForm(instance=user),
+        "password_form": PasswordForm(user),
+        "token_form": TokenCreateForm(),
+        "tokens": list(ApiToken.objects.active().filter(user=user).order_by("-created_at")),
+        "new_key": None,
+        "new_token": None,
+        "saved": SAVED_MESSAGES.get(request.GET.get("saved", "")),
+    }
+    for provider in SETTINGS_CONTEXT:
+        context.update(provider(request))
+    context.update(overrides)
+    response = render(request, "accounts/settings.html", context)
+    if context["new_key"]:
+        response["Cache-Control"] = "no-store"  # the key is shown once: keep it out of every cache
+    return response
+
+
+def _saved(section: str, anchor: str) -> HttpResponse:
+    return redirect(f"{reverse('settings')}?saved={section}#{anchor}")
+
+
+@login_required
+def settings_page(request: HttpRequest) -> HttpResponse:
+    return render_settings(request)
+
+
+@login_required
+@require_POST
+def settings_profile(request: HttpRequest) -> HttpResponse:
+    # A fresh copy: a form that fails validation must not alter request.user for the rest of the page.
+    form = ProfileForm(request.POST, instance=User.objects.get(pk=request.user.pk))
+    if not form.is_valid():
+        return render_settings(request, profile_form=form)
+    user = form.save()
+    response = _saved("profile", "profile")
+    response.set_cookie(settings.LANGUAGE_COOKIE_NAME, user.language, max_age=365 * 86400, samesite="Lax")
+    return response
+
+
+@login_required
+@require_POST
+def settings_password(request: HttpRequest) -> HttpResponse:
+    form = PasswordForm(request.user, request.POST)
+    if not form.is_valid():
+        return render_settings(request, password_form=form)
+    form.save()
+    update_session_auth_hash(request, form.user)  # stay logged in here, while other sessions end
+    return _saved("password", "password")
+
+
+@login_required
+@require_POST
+def settings_token_create(request: HttpRequest) -> HttpResponse:
+    form = TokenCreateForm(request.POST)
+    if form.is_valid():
+        try:
+            token, key = services.create_token(user=request.user, name=form.cleaned_data["name"])
+        except services.AccountError as exc:
+            form.add_error("name" if exc.field == "name" else None, exc.message)
+        else:
+            # Rendered, not redirected: the key must not travel through a URL or the session.
+            return render_settings(request, new_key=key, new_token=token)
+    return render_settings(request, token_form=form)
+
+
+@login_required
+@require_POST
+def settings_token_revoke(request: HttpRequest, token_id: str) -> HttpResponse:
+    try:
+        services.revoke_token(user=request.user, token_id=token_id)
+    except services.AccountError as exc:
+        raise Http404(exc.message) from exc
+    return _saved("revoked", "tokens")

@@ -17,6 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
+from accounts.services import record_finished_game
 
 from . import clock
 from .dispatch import enqueue_after_commit
@@ -261,7 +262,6 @@ def _start(game: Game, seats: list[Seat]) -> None:
     game.status = GameStatus.ACTIVE
     game.started_at = now
     game.version = 0
-    game.save()
     for seat in seats:
         seat.bank_remaining = game.bank_initial
     if game.time_control == TimeControl.BANK:
@@ -534,6 +534,7 @@ def _finish(game: Game, seats: list[Seat], outcome: dict[str, Any], now) -> None
     for seat, place in zip(seats, outcome["places"], strict=True):
         seat.final_place = place
     Seat.objects.bulk_update(seats, ["final_place"])
+    record_finished_game(game=game, seats=seats)
     notify_each(
         NotificationKind.GAME_OVER,
         [

@@ -55,6 +55,7 @@ class GameListView(APIView):
         return [AllowAny()] if self.request.method == "GET" else [IsAuthenticated()]
 
     @extend_schema(
+        operation_id="games_list",
         parameters=[s.GameListQuerySerializer],
         responses={200: s.GamePageSerializer},
         description="Visible games, newest first; with `player` set to yourself, games awaiting you come first, "

@@ -1,0 +1,202 @@
+"""Read paths for profiles and leaderboards: they read the stored statistics, never the game history."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Count, QuerySet
+
+from games.engine import KINDS
+from games.models import Game, GameStatus, Seat
+from games.selectors import seat_name
+
+from .models import PlayerStats, Rating, RatingHistory, User
+from .ratings import PROVISIONAL_GAMES
+
+# What a username may look like (Django's validator); anything else cannot name a player.
+USERNAME_SHAPE = re.compile(r"^[\w.@+-]{1,150}\Z")
+RECENT_GAMES = 10
+CHART_POINTS = 100
+
+
+def find_player(username: str) -> User | None:
+    """The active player with this username, compared without regard to case."""
+    if not USERNAME_SHAPE.match(username):
+        return None
+    return User.objects.filter(is_active=True, username__iexact=username).first()
+
+
+def _rounded(value: float | None, digits: int) -> float | None:
+    return None if value is None else round(value, digits)
+
+
+def _share(part: int, whole: int) -> float | None:
+    return round(part / whole, 4) if whole else None
+
+
+def _reliability(finished: int, with_timeout: int, timed_out_turns: int, turns: int, move_ms: int) -> dict[str, Any]:
+    return {
+        "finished_without_timeout": _share(finished - with_timeout, finished),
+        "games_with_timeout": with_timeout,
+        "timed_out_turns": timed_out_turns,
+        "average_move_seconds": round(move_ms / 1000 / turns, 1) if turns else None,
+    }
+
+
+def kind_statistics(kind: str, row: PlayerStats | None, in_progress: int) -> dict[str, Any]:
+    row = row or PlayerStats(kind=kind)
+    data: dict[str, Any] = {
+        "games_played": row.games_finished + in_progress,
+        "games_in_progress": in_progress,
+        "games_finished": row.games_finished,
+        "games_won": row.games_won,
+        "games_resigned": row.games_resigned,
+        "win_rate": _share(row.games_won, row.games_finished),
+        "current_streak": row.current_streak,
+        "best_streak": row.best_streak,
+        "average_place": _rounded(row.average_place, 2),
+        "reliability": _reliability(
+            row.games_finished, row.games_with_timeout, row.timed_out_turns, row.turns_moved, row.move_time_ms
+        ),
+    }
+    if kind == "scat":
+        data.update(
+            knocks=row.knocks,
+            knocks_survived=row.knocks_survived,
+            knock_survival_rate=_share(row.knocks_survived, row.knocks),
+            thirty_ones=row.thirty_ones,
+            lives_lost=row.lives_lost,
+        )
+    else:
+        data.update(
+            melds=row.melds,
+            points=row.points,
+            points_per_game=_rounded(row.points_per_game, 2),
+            scattles=row.scattles,
+        )
+    return data
+
+
+def rating_facts(rating: Rating | None) -> dict[str, Any] | None:
+    if rating is None:
+        return None
+    return {
+        "mu": round(rating.mu, 3),
+        "sigma": round(rating.sigma, 3),
+        "ordinal": round(rating.ordinal, 3),
+        "games": rating.games,
+        "provisional": rating.games < PROVISIONAL_GAMES,
+        "updated_at": rating.updated_at,
+    }
+
+
+def player_statistics(user: User) -> dict[str, Any]:
+    rows = {row.kind: row for row in PlayerStats.objects.filter(user=user)}
+    running = dict(
+        Seat.objects.filter(user=user, game__status=GameStatus.ACTIVE)
+        .values("game__kind")
+        .annotate(n=Count("pk"))
+        .values_list("game__kind", "n")
+    )
+    per_kind = {kind: kind_statistics(kind, rows.get(kind), running.get(kind, 0)) for kind in KINDS}
+    finished = sum(row.games_finished for row in rows.values())
+    won = sum(row.games_won for row in rows.values())
+    return {
+        "games_played": sum(stats["games_played"] for stats in per_kind.values()),
+        "games_in_progress": sum(running.values()),
+        "games_finished": finished,
+        "games_won": won,
+        "win_rate": _share(won, finished),
+        "reliability": _reliability(
+            finished,
+            sum(row.games_with_timeout for row in rows.values()),
+            sum(row.timed_out_turns for row in rows.values()),
+            sum(row.turns_moved for row in rows.values()),
+            sum(row.move_time_ms for row in rows.values()),
+        ),
+        **per_kind,
+    }
+
+
+def player_ratings(user: User) -> dict[str, dict[str, Any] | None]:
+    rows = {row.kind: row for row in Rating.objects.filter(user=user)}
+    return {kind: rating_facts(rows.get(kind)) for kind in KINDS}
+
+
+def recent_games(user: User, viewer: User | None, *, limit: int = RECENT_GAMES) -> list[dict[str, Any]]:
+    """The player's latest finished games that the viewer may see, with the player's result."""
+    visible = Game.objects.visible_to(viewer) if viewer is not None else Game.objects.filter(is_private=False)
+    games = (
+        visible.filter(status=GameStatus.FINISHED, seats__user=user)
+        .defer("state")
+        .order_by("-finished_at", "-pk")
+        .prefetch_related("seats__user")[:limit]
+    )
+    entries = []
+    for game in games:
+        seats = list(game.seats.all())
+        mine = next(seat for seat in seats if seat.user_id == user.pk)
+        entries.append(
+            {
+                "id": game.public_id,
+                "kind": game.kind,
+                "finished_at": game.finished_at,
+                "num_seats": game.num_seats,
+                "place": mine.final_place,
+                "won": mine.final_place == 1,
+                "resigned": mine.resigned,
+                "players": [seat_name(seat) for seat in seats],
+                "reason": (game.outcome or {}).get("reason"),
+            }
+        )
+    return entries
+
+
+def player_profile(user: User, viewer: User | None) -> dict[str, Any]:
+    """Everything `GET /api/v1/users/{username}/` answers."""
+    return {
+        "username": user.username,
+        "display_name": user.public_name,
+        "date_joined": user.date_joined,
+        "statistics": player_statistics(user),
+        "ratings": player_ratings(user),
+        "recent_games": recent_games(user, viewer),
+    }
+
+
+RatingPoint = tuple[datetime, float, float]
+
+
+def rating_history(user: User, kind: str, *, limit: int = CHART_POINTS) -> tuple[list[RatingPoint], bool]:
+    """The latest `limit` ratings after games of this kind, oldest first, and whether that is all of them."""
+    rows = list(
+        RatingHistory.objects.filter(user=user, kind=kind)
+        .order_by("-recorded_at", "-pk")
+        .values_list("recorded_at", "mu", "sigma")[: limit + 1]
+    )
+    complete = len(rows) <= limit
+    return list(reversed(rows[:limit])), complete
+
+
+def leaderboard(kind: str) -> QuerySet[Rating]:
+    """People's ratings in one game kind, the most surely strong first (by mu - 3 sigma)."""
+    return (
+        Rating.objects.filter(kind=kind, user__isnull=False, user__is_active=True)
+        .select_related("user")
+        .order_by("-ordinal", "-mu", "user__username")
+    )
+
+
+def leaderboard_entry(rating: Rating, rank: int) -> dict[str, Any]:
+    return {
+        "rank": rank,
+        "username": rating.user.username,
+        "display_name": rating.user.public_name,
+        **rating_facts(rating),
+    }
+
+
+def bot_ratings(kind: str) -> list[Rating]:
+    return list(Rating.objects.filter(kind=kind, user__isnull=True).order_by("-ordinal"))

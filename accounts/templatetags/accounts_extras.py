@@ -1,0 +1,38 @@
+"""Formatting for statistics: shares as percentages, seconds as a readable duration."""
+
+from __future__ import annotations
+
+from django import template
+from django.template.defaultfilters import floatformat
+from django.utils.translation import gettext as _
+
+register = template.Library()
+NOTHING = "\u2013"  # an en dash: no figure yet
+
+
+@register.filter
+def percent(share: float | None) -> str:
+    """0.625 -> "62.5%"; nothing to divide -> a dash."""
+    if share is None:
+        return NOTHING
+    return _("%(number)s%%") % {"number": floatformat(share * 100, -1)}
+
+
+@register.filter
+def duration(seconds: float | None) -> str:
+    """A length of time in its largest sensible unit: "45 s", "12 min", "3.5 h", "2 d"."""
+    if seconds is None:
+        return NOTHING
+    if seconds < 60:
+        return _("%(n)s s") % {"n": floatformat(seconds, 0)}
+    if seconds < 3600:
+        return _("%(n)s min") % {"n": floatformat(seconds / 60, 0)}
+    if seconds < 86400:
+        return _("%(n)s h") % {"n": floatformat(seconds / 3600, -1)}
+    return _("%(n)s d") % {"n": floatformat(seconds / 86400, -1)}
+
+
+@register.filter
+def number(value: float | None, digits: int = 1) -> str:
+    """A number to `digits` decimals, or a dash when there is none."""
+    return NOTHING if value is None else floatformat(value, digits)

@@ -1,0 +1,78 @@
+"""The profile page (statistics, ratings, a server-drawn chart) and the leaderboard page."""
+
+import re
+
+from django.utils import translation
+
+from accounts.charts import rating_chart
+from accounts.models import RatingHistory
+
+from .helpers import lose_to_bot, win
+
+
+def test_alices_profile_shows_her_record_rating_and_chart(client, alice, bob):
+    games = [win(alice, bob), win(alice, bob), lose_to_bot(alice)]
+
+    response = client.get("/users/alice/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "Win rate" in html and "66.7%" in html
+    assert "Knocks survived" in html and "Scattles called" in html
+    assert "Rating " in html and "±" in html
+    assert html.count("<svg") == 1  # only Scat has a rating yet
+    assert "<polyline" in html and "<polygon" in html
+    assert "cdn" not in html.lower() and "<script" not in html
+    assert all(f'href="/games/{game.public_id}/"' in html for game in games)
+
+
+def test_the_chart_starts_from_the_first_rating_and_has_a_point_per_game(client, alice, bob):
+    for _ in range(3):
+        win(alice, bob)
+    history = list(RatingHistory.objects.filter(user=alice).values_list("recorded_at", "mu", "sigma"))
+    chart = rating_chart(history, from_start=True)
+    assert len(chart.points) == 4
+    ys = [float(p.y) for p in chart.points]
+    assert ys == sorted(ys, reverse=True)  # three wins: each point higher (smaller y) than the last
+
+    html = client.get("/users/alice/").content.decode()
+    assert html.count("<circle") == 4
+
+
+def test_chart_numbers_are_not_localized(client, alice, bob):
+    win(alice, bob)
+    history = list(RatingHistory.objects.filter(user=alice).values_list("recorded_at", "mu", "sigma"))
+    with translation.override("tr"):
+        chart = rating_chart(history, from_start=True)
+    assert re.fullmatch(r"[\d.]+,[\d.]+ [\d.]+,[\d.]+", chart.line)
+
+
+def test_a_profile_address_in_another_case_redirects_to_the_real_one(client, alice):
+    response = client.get("/users/ALICE/")
+    assert response.status_code == 301
+    assert response["Location"] == "/users/alice/"
+
+
+def test_an_unknown_profile_is_404(client, db):
+    assert client.get("/users/nobody/").status_code == 404
+
+
+def test_a_player_sees_a_link_to_edit_their_own_profile(client, alice, bob):
+    client.force_login(alice)
+    assert "Edit your profile" in client.get("/users/alice/").content.decode()
+    assert "Edit your profile" not in client.get("/users/bob/").content.decode()
+
+
+def test_the_leaderboard_page_lists_players_by_rank_per_kind(client, alice, bob, charlie):
+    win(alice, bob)
+    win(alice, bob)
+    win(charlie, bob)
+    lose_to_bot(charlie)
+
+    html = client.get("/leaderboard/").content.decode()
+    positions = [html.index(f'href="/users/{name}/"') for name in ("alice", "charlie", "bob")]
+    assert positions == sorted(positions)
+    assert "Bot (good)" in html
+    assert 'aria-current="page">Scat' in html
+
+    scattle = client.get("/leaderboard/?kind=scattle").content.decode()
+    assert "Nobody is rated in this game yet." in scattle
