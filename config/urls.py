@@ -18,6 +18,7 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     # /users/<username>/, /leaderboard/ and /settings/
     path("", include("accounts.site_urls")),
+    path("", include("games.site_urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("frontend.urls")),
 ]

@@ -4,3 +4,12 @@ from django.apps import AppConfig
 class GamesConfig(AppConfig):
     name = "games"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        # The settings page belongs to accounts; its clock and notification sections live here.
+        from accounts import views as account_views
+
+        from . import settings_pages
+
+        account_views.SETTINGS_CONTEXT.append(settings_pages.settings_context)
+        account_views.SAVED_MESSAGES.update(settings_pages.SAVED_MESSAGES)

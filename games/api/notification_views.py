@@ -86,20 +86,19 @@ class PreferenceSerializer(serializers.ModelSerializer):
     reminder_share = serializers.FloatField(min_value=0.1, max_value=0.95, required=False)
     digest_hour = serializers.IntegerField(min_value=0, max_value=23, required=False)
     webhook_secret = serializers.CharField(
-        write_only=True, required=False, allow_blank=True, max_length=64, help_text="Blank: one is generated."
+        required=False,
+        allow_blank=True,
+        max_length=64,
+        help_text="The key that signs your webhooks (shown only to you). Blank: one is generated.",
     )
-    webhook_secret_set = serializers.SerializerMethodField()
 
     class Meta:
         model = PlayerPreference
         fields = (
             "channels", "reminder_share", "digest_enabled", "digest_hour", "webhook_url", "webhook_secret",
-            "webhook_secret_set", "webhook_last_error", "webhook_last_error_at", "vacation_days_per_year",
+            "webhook_last_error", "webhook_last_error_at", "vacation_days_per_year",
         )  # fmt: skip
         read_only_fields = ("webhook_last_error", "webhook_last_error_at", "vacation_days_per_year")
-
-    def get_webhook_secret_set(self, preference: PlayerPreference) -> bool:
-        return bool(preference.webhook_secret)
 
     def validate_channels(self, value: dict) -> dict:
         unknown = sorted(set(value) - set(NotificationKind.values))

@@ -54,12 +54,12 @@ def test_unknown_events_and_channels_are_named(bob_client):
     assert "channels" in response.json()["details"]
 
 
-def test_a_webhook_gets_a_secret_that_is_never_shown(bob_client):
+def test_a_webhook_gets_a_secret_that_only_its_owner_sees(bob_client, alice_client):
     response = bob_client.patch(
         "/api/v1/me/notification-settings/", {"webhook_url": "http://127.0.0.1:9/hook"}, format="json"
     ).json()
-    assert response["webhook_secret_set"] is True
-    assert "webhook_secret" not in response
+    assert len(response["webhook_secret"]) == 48
+    assert alice_client.get("/api/v1/me/notification-settings/").json()["webhook_secret"] == ""
 
 
 def test_a_webhook_must_be_http(bob_client):

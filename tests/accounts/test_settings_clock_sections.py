@@ -1,0 +1,66 @@
+"""The notifications, vacation and webhook sections of the settings page."""
+
+from games.models import PlayerPreference, Vacation
+
+
+def test_the_settings_page_shows_the_three_sections(client, alice):
+    client.force_login(alice)
+    html = client.get("/settings/").content.decode()
+    for anchor in ('id="notifications"', 'id="vacation"', 'id="webhooks"'):
+        assert anchor in html
+
+
+def test_alice_routes_her_turn_notices_to_the_webhook_only(client, alice):
+    client.force_login(alice)
+    response = client.post(
+        "/settings/notifications/",
+        {"channels_your_turn": ["webhook"], "reminder_percent": "50", "digest_hour": "7", "digest_enabled": "on"},
+    )
+    assert response.status_code == 302
+    preference = PlayerPreference.objects.get(user=alice)
+    assert preference.channels_for("your_turn") == ["webhook"]
+    assert preference.channels_for("invitation") == []
+    assert (preference.reminder_share, preference.digest_enabled, preference.digest_hour) == (0.5, True, 7)
+
+
+def test_a_reminder_share_out_of_range_says_what_to_fix(client, alice):
+    client.force_login(alice)
+    response = client.post("/settings/notifications/", {"reminder_percent": "100", "digest_hour": "7"})
+    assert response.status_code == 200
+    assert "less than or equal to 95" in response.content.decode()
+
+
+def test_vacation_starts_and_ends_from_the_page(client, alice):
+    client.force_login(alice)
+    from django.utils import timezone
+
+    until = timezone.localdate() + timezone.timedelta(days=3)
+    assert client.post("/settings/vacation/", {"until": until.isoformat()}).status_code == 302
+    assert Vacation.objects.filter(user=alice, ended_at__isnull=True).exists()
+    assert "You are on vacation until" in client.get("/settings/").content.decode()
+    client.post("/settings/vacation/end/")
+    assert not Vacation.objects.filter(user=alice, ended_at__isnull=True).exists()
+
+
+def test_a_vacation_past_the_allowance_is_refused_with_the_days_left(client, alice):
+    client.force_login(alice)
+    from django.utils import timezone
+
+    until = timezone.localdate() + timezone.timedelta(days=30)
+    html = client.post("/settings/vacation/", {"until": until.isoformat()}).content.decode()
+    assert "vacation days left this year" in html
+
+
+def test_a_webhook_gets_a_secret_and_shows_its_last_error(client, alice):
+    client.force_login(alice)
+    client.post("/settings/webhook/", {"webhook_url": "http://127.0.0.1:9/hook"})
+    preference = PlayerPreference.objects.get(user=alice)
+    assert len(preference.webhook_secret) == 48
+    PlayerPreference.objects.filter(user=alice).update(webhook_last_error="HTTP 500")
+    assert "HTTP 500" in client.get("/settings/").content.decode()
+
+
+def test_a_webhook_must_be_an_http_address(client, alice):
+    client.force_login(alice)
+    html = client.post("/settings/webhook/", {"webhook_url": "ftp://example.com/hook"}).content.decode()
+    assert "Enter a valid URL" in html or "starts with https://" in html
