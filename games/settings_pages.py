@@ -75,6 +75,7 @@ class VacationForm(forms.Form):
 class WebhookForm(forms.Form):
     webhook_url = forms.URLField(
         label=_("Webhook address"),
+        assume_scheme="https",
         required=False,
         max_length=500,
         help_text=_("We POST a signed JSON message here for each event you route to the webhook. Empty: off."),
