@@ -1,6 +1,247 @@
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+"""The pages. Every change goes through games.services, every read through the selectors."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+from urllib.parse import urlencode
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Prefetch
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from games import notifications as game_notifications
+from games import selectors, services
+from games.engine import get_rules
+from games.errors import GameError
+from games.models import Game, GameStatus, Seat, TimeControl
+
+from .errors import error_message
+from .forms import KIND_LABELS, NewGameForm, default_label, duration_label
+from .option_texts import option_label
+
+LIST_LIMIT = 50
+INVITE_LINK_SESSION_KEY = "frontend.invite_link"
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html")
+    context: dict[str, Any] = {}
+    if request.user.is_authenticated:
+        mine = [summarize(game, request.user) for game in selectors.games_for(request.user, player=request.user)[:200]]
+        # games_for puts the games awaiting the viewer first, the nearest deadline first.
+        context["awaiting"] = [g for g in mine if g["is_your_turn"]]
+        context["invitations"] = [g for g in mine if g["status"] == GameStatus.OPEN and g["you_are_invited"]]
+        context["waiting"] = [
+            g for g in mine if g["status"] == GameStatus.ACTIVE and not g["is_your_turn"] and g["you_play"]
+        ][:10]
+    return render(request, "home.html", context)
+
+
+def lobby(request: HttpRequest) -> HttpResponse:
+    user = request.user if request.user.is_authenticated else None
+    open_games = [summarize(game, user) for game in selectors.games_for(user, status=GameStatus.OPEN)[:LIST_LIMIT]]
+    context: dict[str, Any] = {"open_games": [g for g in open_games if not g["you_play"]]}
+    if user is not None:
+        mine = [summarize(game, user) for game in selectors.games_for(user, player=user)[: LIST_LIMIT * 2]]
+        context["my_open"] = [g for g in mine if g["status"] == GameStatus.OPEN]
+        context["my_active"] = [g for g in mine if g["status"] == GameStatus.ACTIVE]
+        context["my_finished"] = [g for g in mine if g["status"] in (GameStatus.FINISHED, GameStatus.ABORTED)][
+            :LIST_LIMIT
+        ]
+    return render(request, "frontend/lobby.html", context)
+
+
+def summarize(game: Game, user) -> dict[str, Any]:
+    """A list row: the API's summary, plus what the row's buttons need."""
+    seats = list(game.seats.all())
+    summary = selectors.game_summary(game, seats, user)
+    me = user.pk if user is not None and user.is_authenticated else None
+    summary["you_play"] = me is not None and any(s.user_id == me for s in seats)
+    summary["you_are_invited"] = me is not None and any(s.invited_user_id == me and not s.is_taken for s in seats)
+    summary["kind_label"] = KIND_LABELS.get(game.kind, game.kind)
+    summary["names"] = [seat_label(s) for s in seats]
+    summary["time_label"] = time_control_label(game)
+    summary["url"] = reverse("game", args=[game.public_id])
+    return summary
+
+
+def seat_label(seat: Seat) -> str:
+    if seat.user_id:
+        return seat.user.public_name
+    if seat.bot_level == "good":
+        return _("Computer (good)")
+    if seat.bot_level:
+        return _("Computer (random)")
+    if seat.invited_user_id:
+        return _("%(name)s (invited)") % {"name": seat.invited_user.public_name}
+    return _("open seat")
+
+
+def time_control_label(game: Game) -> str:
+    if game.time_control == TimeControl.BANK and game.bank_initial:
+        return _("time bank of %(time)s") % {"time": duration_label(game.bank_initial)}
+    return _("%(time)s a move") % {"time": duration_label(game.move_time_limit)}
+
+
+@login_required
+def new_game(request: HttpRequest) -> HttpResponse:
+    form = NewGameForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            game = services.create_game(
+                creator=request.user,
+                kind=data["kind"],
+                num_seats=data["seats"],
+                options=form.options(),
+                move_time_limit=data.get("move_time_limit") or 86400,
+                time_bank=form.time_bank(),
+                timeout_policy=data["timeout_policy"],
+                bots=form.bots(),
+                invite=form.invitees(),
+                invite_days=data.get("invite_days") or 14,
+                is_private=data["is_private"],
+            )
+        except GameError as exc:
+            field = {"unknown_user": "invite", "duplicate_invite": "invite", "invite_self": "invite"}.get(exc.code)
+            form.add_error(field if field else None, error_message(exc))
+        else:
+            return redirect("game", game_id=game.public_id)
+    return render(request, "frontend/new_game.html", {"form": form})
+
+
+def _games_with_seats():
+    seats = Seat.objects.select_related("user", "invited_user")
+    return Game.objects.select_related("creator").prefetch_related(Prefetch("seats", seats))
+
+
+def find_game(request: HttpRequest, game_id: str, invite_token: str) -> Game | None:
+    """The game if the visitor may see it, or holds a live invitation link to one of its seats."""
+    game = _games_with_seats().filter(public_id=game_id).first()
+    if game is None:
+        return None
+    if Game.objects.visible_to(request.user).filter(pk=game.pk).exists():
+        return game
+    token_hash = hashlib.sha256(invite_token.encode()).hexdigest() if invite_token else None
+    if token_hash and any(s.invite_token_hash == token_hash and s.is_reserved() for s in game.seats.all()):
+        return game
+    return None
+
+
+@require_http_methods(["GET", "POST"])
+def game_table(request: HttpRequest, game_id: str) -> HttpResponse:
+    invite_token = (request.POST.get("invite_token") or request.GET.get("invite") or "").strip()[:64]
+    if invite_token and not request.user.is_authenticated:
+        # An invitation link for a visitor without an account: sign up, then come back here.
+        return redirect(f"{reverse('signup')}?{urlencode({'next': request.get_full_path()})}")
+    game = find_game(request, game_id, invite_token)
+    if game is None:
+        raise Http404(_("There is no such game, or you may not see it."))
+    if request.method == "POST":
+        return game_operation(request, game, invite_token)
+
+    user = request.user if request.user.is_authenticated else None
+    seats = list(game.seats.all())
+    me = next((s for s in seats if user is not None and s.user_id == user.pk), None)
+    detail = selectors.game_detail(game, user)
+    invite_link = request.session.pop(INVITE_LINK_SESSION_KEY, None)
+    if invite_link and invite_link.get("game") != game.public_id:
+        invite_link = None
+    context = {
+        "game": game,
+        "detail": detail,
+        "kind_label": KIND_LABELS.get(game.kind, game.kind),
+        "seats": [{"seat": s, "label": seat_label(s), "reserved": s.is_reserved()} for s in seats],
+        "my_seat": me,
+        "is_creator": user is not None and game.creator_id == user.pk,
+        "invited_me": user is not None and any(s.invited_user_id == user.pk and not s.is_taken for s in seats),
+        "invite_token": invite_token if me is None else "",
+        "can_join": user is not None and me is None and detail["open_seats"] > 0,
+        "invite_link": invite_link,
+        "time_label": time_control_label(game),
+        "option_rows": option_rows(game),
+        "time_zone": getattr(user, "time_zone", "") or "UTC",
+    }
+    return render(request, "frontend/table.html", context)
+
+
+def option_rows(game: Game) -> list[dict[str, str]]:
+    """The game's rules options as label/value pairs, for the table's rules summary."""
+    rows = []
+    for spec in get_rules(game.kind).option_specs():
+        value = game.options.get(spec["name"], spec["default"])
+        rows.append({"label": option_label(game.kind, spec), "value": default_label({**spec, "default": value})})
+    return rows
+
+
+GAME_OPERATIONS = ("join", "leave", "start", "decline", "invite_link")
+
+
+def game_operation(request: HttpRequest, game: Game, invite_token: str) -> HttpResponse:
+    """The waiting room's buttons: plain forms, so they work before any script has loaded."""
+    if not request.user.is_authenticated:
+        return redirect(f"{reverse('login')}?{urlencode({'next': request.path})}")
+    operation = request.POST.get("operation", "")
+    if operation not in GAME_OPERATIONS:
+        messages.error(request, _("Unknown request."))
+        return redirect("game", game_id=game.public_id)
+    user = request.user
+    try:
+        if operation == "join":
+            services.join_game(game_id=game.public_id, user=user, invite_token=invite_token)
+        elif operation == "leave":
+            game = services.leave_game(game_id=game.public_id, user=user)
+            if game.status == GameStatus.ABORTED:
+                messages.info(request, _("You cancelled the game."))
+                return redirect("lobby")
+            messages.info(request, _("You left the game."))
+            return redirect("lobby")
+        elif operation == "start":
+            services.start_game(game_id=game.public_id, user=user)
+        elif operation == "decline":
+            services.decline_invitation(game_id=game.public_id, user=user)
+            messages.info(request, _("You declined the invitation."))
+            return redirect("lobby")
+        else:
+            try:
+                days = min(60, max(1, int(request.POST.get("days", "14"))))
+            except ValueError:
+                days = 14
+            seat, token = services.create_invite_link(game_id=game.public_id, user=user, days=days)
+            url = request.build_absolute_uri(f"{reverse('game', args=[game.public_id])}?{urlencode({'invite': token})}")
+            # Shown once: only the token's hash is stored.
+            request.session[INVITE_LINK_SESSION_KEY] = {"game": game.public_id, "url": url, "seat": seat.index + 1}
+    except GameError as exc:
+        messages.error(request, error_message(exc))
+        target = reverse("game", args=[game.public_id])
+        if operation == "join" and invite_token:
+            target += "?" + urlencode({"invite": invite_token})
+        return redirect(target)
+    return redirect("game", game_id=game.public_id)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def notifications_page(request: HttpRequest) -> HttpResponse:
+    if request.method == "POST":
+        if request.POST.get("all"):
+            game_notifications.mark_read(request.user, everything=True)
+        else:
+            ids = [int(i) for i in request.POST.getlist("ids") if i.isdigit()]
+            game_notifications.mark_read(request.user, ids=ids)
+        return redirect("notifications")
+    listed = game_notifications.listed_for(request.user).order_by("-created_at", "-pk")[:100]
+    items = [
+        {
+            **game_notifications.as_json(n),
+            "url": reverse("game", args=[n.game.public_id]) if n.game_id else None,
+        }
+        for n in listed
+    ]
+    unread = sum(1 for item in items if item["read_at"] is None)
+    return render(request, "frontend/notifications.html", {"items": items, "unread": unread})

@@ -1,0 +1,192 @@
+"""The new-game form: kind, seats, every rules option of both games, time control, bots, invitations."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+
+from games.engine import KINDS, get_rules
+from games.models import TimeoutPolicy
+
+from .option_texts import choice_label, option_help, option_label
+
+KIND_LABELS = {"scat": _("Scat (31)"), "scattle": _("Scattle!")}
+
+HOUR = 3600
+DAY = 24 * HOUR
+
+
+def duration_label(seconds: int) -> str:
+    if seconds % DAY == 0:
+        days = seconds // DAY
+        return ngettext("%(count)d day", "%(count)d days", days) % {"count": days}
+    if seconds % HOUR == 0:
+        hours = seconds // HOUR
+        return ngettext("%(count)d hour", "%(count)d hours", hours) % {"count": hours}
+    minutes = seconds // 60
+    return ngettext("%(count)d minute", "%(count)d minutes", minutes) % {"count": minutes}
+
+
+MOVE_TIMES = [5 * 60, HOUR, 12 * HOUR, DAY, 2 * DAY, 3 * DAY, 7 * DAY, 14 * DAY]
+BANK_TIMES = [HOUR, 12 * HOUR, DAY, 3 * DAY, 7 * DAY, 14 * DAY, 30 * DAY]
+BANK_INCREMENTS = [0, HOUR, 6 * HOUR, 12 * HOUR, DAY]
+
+
+def _duration_choices(values: list[int]) -> list[tuple[str, str]]:
+    return [(str(v), duration_label(v) if v else str(_("nothing"))) for v in values]
+
+
+class NewGameForm(forms.Form):
+    kind = forms.ChoiceField(label=_("Game"), choices=[], initial="scat")
+    seats = forms.IntegerField(
+        label=_("Seats"), min_value=2, max_value=9, initial=2, help_text=_("How many players, you included.")
+    )
+    time_control = forms.ChoiceField(
+        label=_("Time control"),
+        choices=[("per_move", _("a time limit per move")), ("bank", _("a time bank"))],
+        initial="per_move",
+    )
+    move_time_limit = forms.TypedChoiceField(
+        label=_("Time per move"), choices=[], coerce=int, initial=str(DAY), required=False
+    )
+    bank_initial = forms.TypedChoiceField(
+        label=_("Time bank at the start"), choices=[], coerce=int, initial=str(3 * DAY), required=False
+    )
+    bank_increment = forms.TypedChoiceField(
+        label=_("Time added after each move"), choices=[], coerce=int, initial=str(12 * HOUR), required=False
+    )
+    bank_cap = forms.TypedChoiceField(
+        label=_("Most time a bank holds"), choices=[], coerce=int, initial=str(7 * DAY), required=False
+    )
+    timeout_policy = forms.ChoiceField(
+        label=_("When time runs out"), choices=TimeoutPolicy.choices, initial=TimeoutPolicy.AUTOPLAY
+    )
+    good_bots = forms.IntegerField(
+        label=_("Computer players (good)"), min_value=0, max_value=8, initial=0, required=False
+    )
+    random_bots = forms.IntegerField(
+        label=_("Computer players (random)"), min_value=0, max_value=8, initial=0, required=False
+    )
+    invite = forms.CharField(
+        label=_("Invite players"),
+        required=False,
+        max_length=1200,
+        help_text=_("Usernames, separated by commas or spaces; their seats are kept for them."),
+    )
+    invite_days = forms.IntegerField(
+        label=_("Invitations expire after (days)"), min_value=1, max_value=60, initial=14, required=False
+    )
+    is_private = forms.BooleanField(
+        label=_("Private game"), required=False, help_text=_("Only invited players see it; it is not in the lobby.")
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["kind"].choices = [(k, KIND_LABELS.get(k, k)) for k in KINDS]
+        self.fields["move_time_limit"].choices = _duration_choices(MOVE_TIMES)
+        self.fields["bank_initial"].choices = _duration_choices(BANK_TIMES)
+        self.fields["bank_increment"].choices = _duration_choices(BANK_INCREMENTS)
+        self.fields["bank_cap"].choices = _duration_choices(BANK_TIMES)
+        self.option_fields: dict[str, list[str]] = {}
+        for kind in KINDS:
+            names = []
+            for spec in get_rules(kind).option_specs():
+                name = f"{kind}-{spec['name']}"
+                self.fields[name] = option_field(kind, spec)
+                names.append(name)
+            self.option_fields[kind] = names
+
+    def option_groups(self) -> list[dict[str, Any]]:
+        """Each game's option fields, for the template."""
+        return [
+            {"kind": kind, "label": KIND_LABELS.get(kind, kind), "fields": [self[n] for n in names]}
+            for kind, names in self.option_fields.items()
+        ]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        kind = data.get("kind")
+        # Only the chosen game's options count: a slip in the other game's fieldset is no error.
+        for other, names in self.option_fields.items():
+            if other != kind:
+                for name in names:
+                    self._errors.pop(name, None)
+        if data.get("time_control") == "bank":
+            for name in ("bank_initial", "bank_increment", "bank_cap"):
+                if data.get(name) in (None, ""):
+                    self.add_error(name, _("Choose a time."))
+            if data.get("bank_initial") and data.get("bank_cap") and data["bank_initial"] > data["bank_cap"]:
+                self.add_error("bank_cap", _("A bank cannot hold less than it starts with."))
+        elif data.get("move_time_limit") in (None, ""):
+            self.add_error("move_time_limit", _("Choose a time."))
+        return data
+
+    def options(self) -> dict[str, Any]:
+        kind = self.cleaned_data["kind"]
+        prefix = f"{kind}-"
+        return {name[len(prefix) :]: self.cleaned_data[name] for name in self.option_fields[kind]}
+
+    def bots(self) -> list[str]:
+        return ["good"] * (self.cleaned_data.get("good_bots") or 0) + ["random"] * (
+            self.cleaned_data.get("random_bots") or 0
+        )
+
+    def invitees(self) -> list[str]:
+        return [name for name in re.split(r"[\s,;]+", self.cleaned_data.get("invite") or "") if name]
+
+    def time_bank(self) -> dict[str, int] | None:
+        if self.cleaned_data.get("time_control") != "bank":
+            return None
+        return {
+            "initial": self.cleaned_data["bank_initial"],
+            "increment": self.cleaned_data["bank_increment"],
+            "cap": self.cleaned_data["bank_cap"],
+        }
+
+
+def option_field(kind: str, spec: dict[str, Any]) -> forms.Field:
+    """A form field for one rules option, its default as the initial value."""
+    field = _option_field(kind, spec)
+    field.default_label = default_label(spec)
+    return field
+
+
+def default_label(spec: dict[str, Any]) -> str:
+    value = spec["default"]
+    if spec["type"] == "bool":
+        return str(_("yes") if value else _("no"))
+    if value is None and spec["type"] == "int_or_null":
+        return str(_("none"))
+    if value == "random":
+        return str(_("at random"))
+    return choice_label(spec["name"], value)
+
+
+def _option_field(kind: str, spec: dict[str, Any]) -> forms.Field:
+    common = {"label": option_label(kind, spec), "help_text": option_help(kind, spec)}
+    option_type = spec["type"]
+    if option_type == "bool":
+        return forms.BooleanField(required=False, initial=spec["default"], **common)
+    if option_type == "int":
+        return forms.IntegerField(min_value=spec["min"], max_value=spec["max"], initial=spec["default"], **common)
+    if option_type == "int_or_null":
+        return forms.IntegerField(
+            min_value=spec["min"], max_value=spec["max"], initial=spec["default"], required=False, **common
+        )
+    if option_type == "seat_or_random":
+        choices = [("random", _("at random"))] + [
+            (str(seat), _("seat %(number)d") % {"number": seat + 1}) for seat in range(spec["min"], spec["max"] + 1)
+        ]
+        return forms.TypedChoiceField(choices=choices, coerce=_seat_or_random, initial=str(spec["default"]), **common)
+    # A choice: values may be null, numbers or words, so each travels as its JSON text.
+    choices = [(json.dumps(value), choice_label(spec["name"], value)) for value in spec["choices"]]
+    return forms.TypedChoiceField(choices=choices, coerce=json.loads, initial=json.dumps(spec["default"]), **common)
+
+
+def _seat_or_random(value: str) -> str | int:
+    return value if value == "random" else int(value)
