@@ -58,8 +58,8 @@ class GameListView(APIView):
         operation_id="games_list",
         parameters=[s.GameListQuerySerializer],
         responses={200: s.GamePageSerializer},
-        description="Visible games, newest first; with `player` set to yourself, games awaiting you come first, "
-        "by deadline. `status=open` is the lobby.",
+        description="The games you may see. For a signed-in viewer the games awaiting their move come first, "
+        "by deadline, then the rest, newest first. `status=open` is the lobby; `player=<you>` is my games.",
     )
     def get(self, request: Request) -> Response:
         query = s.GameListQuerySerializer(data=request.query_params)
