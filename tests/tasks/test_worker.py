@@ -46,7 +46,7 @@ def test_a_move_leads_to_a_delivered_your_turn_notification(celery_worker, webho
     assert latest["body"]["notification"]["game"] == game.public_id
     expected = "sha256=" + hmac.new(b"s3cret", latest["raw"], hashlib.sha256).hexdigest()
     assert latest["headers"]["X-Slowhand-Signature"] == expected
-    assert not any(card in latest["raw"].decode() for card in game.state["hands"][game.to_act_seat])
+    assert not any(f'"{card}"' in latest["raw"].decode() for hand in game.state["hands"] for card in hand)
 
 
 def test_bots_play_through_the_worker_until_a_person_is_to_act(celery_worker, alice):
