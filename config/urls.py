@@ -2,6 +2,8 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from accounts.language import switch_language
+
 from .health import healthz
 
 api_v1 = [
@@ -19,7 +21,7 @@ urlpatterns = [
     # /users/<username>/, /leaderboard/ and /settings/
     path("", include("accounts.site_urls")),
     path("", include("games.site_urls")),
-    path("i18n/", include("django.conf.urls.i18n")),
+    path("i18n/setlang/", switch_language, name="set_language"),
     path("", include("frontend.urls")),
 ]
 

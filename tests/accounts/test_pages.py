@@ -44,3 +44,19 @@ def test_logout_ends_the_session(client, alice):
     client.force_login(alice)
     assert client.post("/accounts/logout/").status_code == 302
     assert not client.get("/").context["user"].is_authenticated
+
+
+def test_switching_language_remembers_it_on_the_account(client, alice):
+    client.force_login(alice)
+    response = client.post("/i18n/setlang/", {"language": "fa", "next": "/"})
+    assert response.status_code == 302
+    alice.refresh_from_db()
+    assert alice.language == "fa"
+    assert client.cookies["django_language"].value == "fa"
+
+
+def test_an_unknown_language_changes_nothing(client, alice):
+    client.force_login(alice)
+    client.post("/i18n/setlang/", {"language": "xx", "next": "/"})
+    alice.refresh_from_db()
+    assert alice.language == "en"
