@@ -196,7 +196,14 @@ SPECTACULAR_SETTINGS = {
 # --- Cache and Celery -----------------------------------------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {
+        "default": {
+            "BACKEND": "config.cache.ResilientRedisCache",
+            "LOCATION": REDIS_URL,
+            # Fail fast while Redis is away: the cache is an optimisation, never a reason to wait.
+            "OPTIONS": {"socket_connect_timeout": 0.25, "socket_timeout": 0.5},
+        }
+    }
     CELERY_BROKER_URL = REDIS_URL
     CELERY_BROKER_TRANSPORT_OPTIONS: dict = {"visibility_timeout": 3600}
 else:
@@ -218,6 +225,8 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A move waits for at most this long to queue its follow-up work when the broker is away.
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"

@@ -46,11 +46,18 @@ def notify(
     return notify_each(kind, [(user_id, game, payload or {}) for user_id in user_ids])
 
 
-def notify_each(kind: str, items: list[tuple[int, Game | None, dict[str, Any]]]) -> list[Notification]:
-    """Write notifications and their outside deliveries in three queries, however many there are."""
+def notify_each(
+    kind: str,
+    items: list[tuple[int, Game | None, dict[str, Any]]],
+    known_preferences: list[PlayerPreference] | None = None,
+) -> list[Notification]:
+    """Write notifications and their outside deliveries in three queries, however many there are
+    (two when the caller already holds the recipients' preferences)."""
     if not items:
         return []
-    preferences = {p.user_id: p for p in PlayerPreference.objects.filter(user_id__in={i[0] for i in items})}
+    if known_preferences is None:
+        known_preferences = list(PlayerPreference.objects.filter(user_id__in={i[0] for i in items}))
+    preferences = {p.user_id: p for p in known_preferences}
     notifications, channels_of = [], []
     for user_id, game, payload in items:
         preference = preferences.get(user_id) or PlayerPreference(user_id=user_id)

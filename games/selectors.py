@@ -21,9 +21,14 @@ def viewer_seat(game: Game, seats: list[Seat], user: User | None) -> int | None:
     return next((s.index for s in seats if s.user_id == user.pk), None)
 
 
-def game_detail(game: Game, user: User | None, *, now: datetime | None = None) -> dict[str, Any]:
-    """The game as `user` may see it: the engine's view for their seat, never more."""
-    seats = list(game.seats.all())
+def game_detail(
+    game: Game, user: User | None, *, seats: list[Seat] | None = None, now: datetime | None = None
+) -> dict[str, Any]:
+    """The game as `user` may see it: the engine's view for their seat, never more.
+
+    `seats` (with their users) may come from the caller that already holds them.
+    """
+    seats = list(game.seats.all()) if seats is None else seats
     your_seat = viewer_seat(game, seats, user)
     view = None
     hand = None
@@ -131,11 +136,14 @@ def fairness(game: Game) -> dict[str, Any]:
     }
 
 
-def move_history(game: Game, user: User | None, moves: list[Move]) -> list[dict[str, Any]]:
+def move_history(
+    game: Game, user: User | None, moves: list[Move], *, seats: list[Seat] | None = None
+) -> list[dict[str, Any]]:
     """Moves as `user` may see them: another player's stock draw carries no card."""
     rules = get_rules(game.kind)
-    seat = viewer_seat(game, list(game.seats.all()), user) if game.state is not None else None
-    names = {s.index: seat_name(s) for s in game.seats.all()}
+    seats = list(game.seats.all()) if seats is None else seats
+    seat = viewer_seat(game, seats, user) if game.state is not None else None
+    names = {s.index: seat_name(s) for s in seats}
     return [move_entry(rules, move, seat, names) for move in moves]
 
 

@@ -36,6 +36,7 @@ MAX_SERVER_ACTIONS = 2000
 @dataclass(frozen=True)
 class MoveResult:
     game: Game
+    seats: list[Seat]
     move: Move
     replayed: bool = False
 
@@ -288,7 +289,7 @@ def submit_move(
                     raise Conflict(
                         "This Idempotency-Key was already used for a different action.", "idempotency_key_reused"
                     )
-                return MoveResult(game, earlier, replayed=True)
+                return MoveResult(game, seats, earlier, replayed=True)
         _require_active(game)
         if version != game.version:
             raise Conflict(
@@ -308,7 +309,7 @@ def submit_move(
             seat.timeouts_in_row = 0
             seat.save(update_fields=["timeouts_in_row"])
         move = _record(game, seats, seat.index, action, events, state, new_state, user=user, key=idempotency_key)
-    return MoveResult(game, move)
+    return MoveResult(game, seats, move)
 
 
 @transaction.atomic
@@ -316,7 +317,7 @@ def resign(*, game_id: str, user: User) -> MoveResult:
     game, seats = _lock(game_id, user)
     seat = _seat_of(seats, user)
     _require_active(game)
-    return MoveResult(game, _resign_seat(game, seats, seat, user=user, by_server=""))
+    return MoveResult(game, seats, _resign_seat(game, seats, seat, user=user, by_server=""))
 
 
 def _resign_seat(game: Game, seats: list[Seat], seat: Seat, *, user: User | None, by_server: str) -> Move:
@@ -393,10 +394,10 @@ def _lock(
     game_id: str, user: User | None, *, invite_token: str = "", check_visibility: bool = True
 ) -> tuple[Game, list[Seat]]:
     """The game, locked for this transaction, and its seats; NotFound when the user may not see it."""
-    game = Game.objects.select_for_update().filter(public_id=game_id).first()
+    game = Game.objects.select_for_update(of=("self",)).select_related("creator").filter(public_id=game_id).first()
     if game is None:
         raise NotFound("There is no such game, or you may not see it.", "not_found")
-    seats = list(game.seats.all())
+    seats = list(game.seats.select_related("user", "invited_user"))
     if check_visibility and game.is_private:
         uid = getattr(user, "pk", None)
         allowed = any(uid in (s.user_id, s.invited_user_id) for s in seats)
@@ -510,14 +511,14 @@ def _begin_turn(game: Game, seat: Seat, now) -> None:
         game.deadline = now + clock.BOT_GRACE
     else:
         seconds = seat.bank_remaining if game.time_control == TimeControl.BANK else game.move_time_limit
+        preference = preference_for(seat.user_id)
         if on_vacation(seat.user_id):
             game.deadline = None
             game.paused_remaining = seconds
         else:
             game.deadline = now + timedelta(seconds=seconds)
-            share = preference_for(seat.user_id).reminder_share
-            game.reminder_at = clock.reminder_time(now, game.deadline, share)
-        notify([seat.user_id], NotificationKind.YOUR_TURN, game, _game_payload(game))
+            game.reminder_at = clock.reminder_time(now, game.deadline, preference.reminder_share)
+        notify_each(NotificationKind.YOUR_TURN, [(seat.user_id, game, _game_payload(game))], [preference])
     Turn.objects.create(game=game, seat=seat.index, started_at=now, deadline=game.deadline)
 
 

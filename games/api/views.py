@@ -263,10 +263,10 @@ class MoveListView(APIView):
                 version=data.validated_data["version"],
                 idempotency_key=key,
             )
-        game = visible_game(request, game_id)
-        move = selectors.move_history(game, request.user, [result.move])[0]
+        # The service already holds the game and its seats: answer from them, without reading again.
+        move = selectors.move_history(result.game, request.user, [result.move], seats=result.seats)[0]
         headers = {"Idempotent-Replayed": "true"} if result.replayed else {}
-        body = {"move": move, "game": selectors.game_detail(game, request.user)}
+        body = {"move": move, "game": selectors.game_detail(result.game, request.user, seats=result.seats)}
         return Response(body, status=status.HTTP_201_CREATED, headers=headers)
 
 
