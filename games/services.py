@@ -33,6 +33,11 @@ TIMEOUTS_BEFORE_REMOVAL = 3
 MAX_SERVER_ACTIONS = 2000
 
 
+def new_seed() -> str:
+    """A game's shuffle seed: 256 bits from the operating system's generator."""
+    return secrets.token_hex(32)
+
+
 @dataclass(frozen=True)
 class MoveResult:
     game: Game
@@ -256,7 +261,7 @@ def start_game(*, game_id: str, user: User) -> Game:
 def _start(game: Game, seats: list[Seat]) -> None:
     rules = get_rules(game.kind)
     now = timezone.now()
-    game.seed = secrets.token_hex(32)
+    game.seed = new_seed()
     game.seed_sha256 = hashlib.sha256(game.seed.encode()).hexdigest()
     state = rules.new_game(game.num_seats, game.options, game.seed)
     game.state = rules.to_json(state)
