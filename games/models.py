@@ -4,7 +4,7 @@ import secrets
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import OuterRef, Q, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -101,6 +101,16 @@ class Game(models.Model):
         return self.status in (GameStatus.FINISHED, GameStatus.ABORTED)
 
 
+class SeatQuerySet(models.QuerySet):
+    def with_players(self) -> SeatQuerySet:
+        """Seats with everything a move or a view needs of their players, in one query: the user,
+        the invitee, the player's preferences, and when their current vacation ends (if away)."""
+        away_until = Vacation.objects.filter(user=OuterRef("user"), ended_at__isnull=True).values("ends_at")[:1]
+        return self.select_related("user", "invited_user", "user__preference").annotate(
+            on_vacation_until=Subquery(away_until)
+        )
+
+
 class Seat(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     index = models.PositiveSmallIntegerField()
@@ -119,6 +129,8 @@ class Seat(models.Model):
     timeouts_in_row = models.PositiveSmallIntegerField(default=0)
     bank_remaining = models.PositiveIntegerField(null=True, blank=True, help_text="time bank: seconds left")
     resigned = models.BooleanField(default=False)
+
+    objects = SeatQuerySet.as_manager()
 
     class Meta:
         ordering = ["index"]

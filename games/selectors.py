@@ -43,7 +43,9 @@ def game_detail(
         if your_seat is not None and game.status == GameStatus.ACTIVE:
             legal = rules.legal_actions(state, your_seat)
     is_your_turn = game.status == GameStatus.ACTIVE and your_seat is not None and game.to_act_seat == your_seat
-    away = vacations_of([s.user_id for s in seats if s.user_id]) if game.status == GameStatus.ACTIVE else {}
+    away = {s.user_id: s.on_vacation_until for s in seats if getattr(s, "on_vacation_until", None)}
+    if seats and not hasattr(seats[0], "on_vacation_until") and game.status == GameStatus.ACTIVE:
+        away = vacations_of([s.user_id for s in seats if s.user_id])
     return {
         **game_summary(game, seats, user, now=now),
         "your_seat": your_seat,

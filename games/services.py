@@ -24,8 +24,20 @@ from .dispatch import enqueue_after_commit
 from .engine import BadOption, IllegalAction, get_rules
 from .engine.bots import BOT_LEVELS, choose_action
 from .errors import Conflict, Forbidden, Invalid, NotFound
-from .models import Game, GameKind, GameStatus, Move, NotificationKind, Seat, TimeControl, TimeoutPolicy, Turn, Vacation
-from .notifications import notify, notify_each, preference_for
+from .models import (
+    Game,
+    GameKind,
+    GameStatus,
+    Move,
+    NotificationKind,
+    PlayerPreference,
+    Seat,
+    TimeControl,
+    TimeoutPolicy,
+    Turn,
+    Vacation,
+)
+from .notifications import notify, notify_each
 
 DEFAULT_INVITE_DAYS = 14
 TIMEOUTS_BEFORE_REMOVAL = 3
@@ -402,7 +414,7 @@ def _lock(
     game = Game.objects.select_for_update(of=("self",)).select_related("creator").filter(public_id=game_id).first()
     if game is None:
         raise NotFound("There is no such game, or you may not see it.", "not_found")
-    seats = list(game.seats.select_related("user", "invited_user"))
+    seats = list(game.seats.with_players())
     if check_visibility and game.is_private:
         uid = getattr(user, "pk", None)
         allowed = any(uid in (s.user_id, s.invited_user_id) for s in seats)
@@ -516,8 +528,8 @@ def _begin_turn(game: Game, seat: Seat, now) -> None:
         game.deadline = now + clock.BOT_GRACE
     else:
         seconds = seat.bank_remaining if game.time_control == TimeControl.BANK else game.move_time_limit
-        preference = preference_for(seat.user_id)
-        if on_vacation(seat.user_id):
+        preference = seat_preference(seat)
+        if away_until(seat) is not None:
             game.deadline = None
             game.paused_remaining = seconds
         else:
@@ -527,8 +539,20 @@ def _begin_turn(game: Game, seat: Seat, now) -> None:
     Turn.objects.create(game=game, seat=seat.index, started_at=now, deadline=game.deadline)
 
 
-def on_vacation(user_id: int) -> bool:
-    return Vacation.objects.filter(user_id=user_id, ended_at__isnull=True).exists()
+def away_until(seat: Seat):
+    """When the seated player's vacation ends, or None; loaded with the seat when it came from _lock."""
+    if hasattr(seat, "on_vacation_until"):
+        return seat.on_vacation_until
+    away = Vacation.objects.filter(user_id=seat.user_id, ended_at__isnull=True)
+    return away.values_list("ends_at", flat=True).first()
+
+
+def seat_preference(seat: Seat) -> PlayerPreference:
+    """The seated player's preferences, as loaded with the seat (defaults when they have none)."""
+    try:
+        return seat.user.preference
+    except PlayerPreference.DoesNotExist:
+        return PlayerPreference(user_id=seat.user_id)
 
 
 def _finish(game: Game, seats: list[Seat], outcome: dict[str, Any], now) -> None:

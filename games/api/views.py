@@ -39,7 +39,7 @@ def service_errors() -> Iterator[None]:
 
 
 def visible_game(request: Request, game_id: str) -> Game:
-    seats = Seat.objects.select_related("user", "invited_user")
+    seats = Seat.objects.with_players()
     games = Game.objects.visible_to(request.user).select_related("creator").prefetch_related(Prefetch("seats", seats))
     return get_object_or_404(games, public_id=game_id)
 
