@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 import logging
+import time
 
 from django.db import transaction
 
 logger = logging.getLogger(__name__)
+
+# After a failed send, this process stops trying for a while: during a broker outage each move
+# would otherwise wait for a connection timeout, and the sweeps redo the work anyway.
+BROKER_RETRY_AFTER = 10.0
+_broker_down_until = 0.0
 
 
 def enqueue_after_commit(task, *args) -> None:
@@ -15,11 +21,18 @@ def enqueue_after_commit(task, *args) -> None:
     A broker outage must not cost the player a move: the move is already committed, and the
     periodic sweeps redo whatever this message would have started.
     """
+    transaction.on_commit(lambda: send_now(task, *args))
 
-    def send() -> None:
-        try:
-            task.apply_async(args=args, retry=False)
-        except Exception:
-            logger.warning("Could not queue %s%r; the sweep will pick it up.", task.name, args, exc_info=True)
 
-    transaction.on_commit(send)
+def send_now(task, *args) -> bool:
+    global _broker_down_until
+    if time.monotonic() < _broker_down_until:
+        logger.info("Broker recently unreachable; leaving %s%r to the sweep.", task.name, args)
+        return False
+    try:
+        task.apply_async(args=args, retry=False)
+    except Exception:
+        _broker_down_until = time.monotonic() + BROKER_RETRY_AFTER
+        logger.warning("Could not queue %s%r; the sweep will pick it up.", task.name, args, exc_info=True)
+        return False
+    return True

@@ -12,7 +12,7 @@ from django.db import connection
 from django.utils import timezone
 
 from config.celery import app
-from games import services, tasks
+from games import dispatch, services, tasks
 from games.models import Delivery, Game, PlayerPreference
 from tests.conftest import require_service
 
@@ -106,6 +106,7 @@ def private_redis(redis_url):
     stop()
     app.conf.broker_url = original
     reset_broker_connections()
+    dispatch._broker_down_until = 0.0  # this process saw the outage; later tests start afresh
 
 
 def test_a_move_is_accepted_while_redis_is_down_and_notified_once_it_is_back(
