@@ -133,7 +133,8 @@ def render_settings(request: HttpRequest, **overrides: Any) -> HttpResponse:
     return response
 
 
-def _saved(section: str, anchor: str) -> HttpResponse:
+def settings_saved(section: str, anchor: str) -> HttpResponse:
+    """Back to the settings page at `anchor`, saying that `section` was saved."""
     return redirect(f"{reverse('settings')}?saved={section}#{anchor}")
 
 
@@ -150,7 +151,7 @@ def settings_profile(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return render_settings(request, profile_form=form)
     user = form.save()
-    response = _saved("profile", "profile")
+    response = settings_saved("profile", "profile")
     response.set_cookie(settings.LANGUAGE_COOKIE_NAME, user.language, max_age=365 * 86400, samesite="Lax")
     return response
 
@@ -163,7 +164,7 @@ def settings_password(request: HttpRequest) -> HttpResponse:
         return render_settings(request, password_form=form)
     form.save()
     update_session_auth_hash(request, form.user)  # stay logged in here, while other sessions end
-    return _saved("password", "password")
+    return settings_saved("password", "password")
 
 
 @login_required
@@ -188,4 +189,4 @@ def settings_token_revoke(request: HttpRequest, token_id: str) -> HttpResponse:
         services.revoke_token(user=request.user, token_id=token_id)
     except services.AccountError as exc:
         raise Http404(exc.message) from exc
-    return _saved("revoked", "tokens")
+    return settings_saved("revoked", "tokens")

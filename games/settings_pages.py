@@ -13,13 +13,11 @@ from typing import Any
 from django import forms
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
-from accounts.views import render_settings
+from accounts.views import render_settings, settings_saved
 
 from . import vacations
 from .errors import GameError
@@ -103,10 +101,6 @@ def settings_context(request: HttpRequest) -> dict[str, Any]:
     }
 
 
-def _saved(section: str, anchor: str) -> HttpResponse:
-    return redirect(f"{reverse('settings')}?saved={section}#{anchor}")
-
-
 @login_required
 @require_POST
 def save_notifications(request: HttpRequest) -> HttpResponse:
@@ -119,7 +113,7 @@ def save_notifications(request: HttpRequest) -> HttpResponse:
     preference.digest_hour = form.cleaned_data["digest_hour"]
     preference.channels = {kind: form.cleaned_data[channel_field(kind)] for kind in NotificationKind.values}
     preference.save()
-    return _saved("notifications", "notifications")
+    return settings_saved("notifications", "notifications")
 
 
 @login_required
@@ -132,7 +126,7 @@ def start_vacation(request: HttpRequest) -> HttpResponse:
         except GameError as exc:
             form.add_error("until", exc.message)
         else:
-            return _saved("vacation", "vacation")
+            return settings_saved("vacation", "vacation")
     return render_settings(request, vacation_form=form)
 
 
@@ -140,7 +134,7 @@ def start_vacation(request: HttpRequest) -> HttpResponse:
 @require_POST
 def end_vacation(request: HttpRequest) -> HttpResponse:
     vacations.end_vacation(user=request.user)
-    return _saved("vacation_over", "vacation")
+    return settings_saved("vacation_over", "vacation")
 
 
 @login_required
@@ -154,7 +148,7 @@ def save_webhook(request: HttpRequest) -> HttpResponse:
     if preference.webhook_url and (form.cleaned_data["new_secret"] or not preference.webhook_secret):
         preference.webhook_secret = secrets.token_hex(24)
     preference.save(update_fields=["webhook_url", "webhook_secret"])
-    return _saved("webhook", "webhooks")
+    return settings_saved("webhook", "webhooks")
 
 
 SAVED_MESSAGES = {
