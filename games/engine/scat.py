@@ -8,10 +8,9 @@ shuffle counter; ``view`` is the only way out of the state for a client.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from .base import Action, Event, State, places_from_order, shuffled
+from .base import Action, Event, State, check_option, is_int, places_from_order, show_value, shuffled
 from .cards import DECK, parse_card
 from .errors import BadOption, IllegalAction
 
@@ -114,13 +113,6 @@ def is_thirty_one(cards: list[str]) -> bool:
 # --- small helpers ---------------------------------------------------------------------------
 
 
-def _show(value: object) -> str:
-    try:
-        return json.dumps(value)
-    except (TypeError, ValueError):
-        return repr(value)
-
-
 def _copy(value: Any) -> Any:
     """A copy of a JSON-like value, so a client cannot edit the state through a view or an event."""
     if isinstance(value, list):
@@ -128,10 +120,6 @@ def _copy(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: _copy(v) for k, v in value.items()}
     return value
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _next_live(eliminated: list[bool], seat: int) -> int:
@@ -192,15 +180,15 @@ class ScatRules:
         if options is None:
             options = {}
         if not isinstance(options, dict):
-            raise BadOption(f"Options must be an object of name: value pairs; got {_show(options)}.")
+            raise BadOption(f"Options must be an object of name: value pairs; got {show_value(options)}.")
         unknown = [name for name in options if name not in _SPECS_BY_NAME]
         if unknown:
             raise BadOption(
-                f"Unknown option {_show(unknown[0])} for Scat; the options are {', '.join(_SPECS_BY_NAME)}."
+                f"Unknown option {show_value(unknown[0])} for Scat; the options are {', '.join(_SPECS_BY_NAME)}."
             )
         result = dict(DEFAULT_OPTIONS)
         for name, value in options.items():
-            result[name] = _check_option(_SPECS_BY_NAME[name], value)
+            result[name] = check_option(_SPECS_BY_NAME[name], value)
         if result["min_players"] > result["max_players"]:
             raise BadOption(
                 f"Option 'min_players' ({result['min_players']}) is larger than 'max_players' "
@@ -208,8 +196,8 @@ class ScatRules:
             )
         seat_limit = result["max_players"]
         if num_seats is not None:
-            if not _is_int(num_seats) or not MIN_SEATS <= num_seats <= MAX_SEATS:
-                raise BadOption(f"Scat takes {MIN_SEATS} to {MAX_SEATS} players; got {_show(num_seats)}.")
+            if not is_int(num_seats) or not MIN_SEATS <= num_seats <= MAX_SEATS:
+                raise BadOption(f"Scat takes {MIN_SEATS} to {MAX_SEATS} players; got {show_value(num_seats)}.")
             if not result["min_players"] <= num_seats <= result["max_players"]:
                 raise BadOption(
                     f"This game takes {result['min_players']} to {result['max_players']} players "
@@ -219,18 +207,18 @@ class ScatRules:
         dealer = result["first_dealer"]
         if dealer != "random" and dealer >= seat_limit:
             raise BadOption(
-                f"Option 'first_dealer' must be 'random' or a seat number below {seat_limit}; got {_show(dealer)}."
+                f"Option 'first_dealer' must be 'random' or a seat number below {seat_limit}; got {show_value(dealer)}."
             )
         return result
 
     # a new game
 
     def new_game(self, num_seats: int, options: dict[str, Any] | None, seed: int | str) -> State:
-        if not _is_int(num_seats):
-            raise BadOption(f"Scat takes {MIN_SEATS} to {MAX_SEATS} players; got {_show(num_seats)}.")
+        if not is_int(num_seats):
+            raise BadOption(f"Scat takes {MIN_SEATS} to {MAX_SEATS} players; got {show_value(num_seats)}.")
         options = self.validate_options(options, num_seats)
-        if not (_is_int(seed) or isinstance(seed, str)):
-            raise IllegalAction("bad_seed", f"The seed must be a whole number or a string; got {_show(seed)}.")
+        if not (is_int(seed) or isinstance(seed, str)):
+            raise IllegalAction("bad_seed", f"The seed must be a whole number or a string; got {show_value(seed)}.")
         if options["first_dealer"] == "random":
             # Shuffle number 0 is reserved for drawing the first dealer; deals count from 1.
             dealer = int(shuffled([str(s) for s in range(num_seats)], seed, 0)[0])
@@ -307,7 +295,7 @@ class ScatRules:
         kind = action["type"]
         if kind not in ACTION_TYPES:
             raise IllegalAction(
-                "bad_action", f"Scat has no action {_show(kind)}; the actions are {', '.join(ACTION_TYPES)}."
+                "bad_action", f"Scat has no action {show_value(kind)}; the actions are {', '.join(ACTION_TYPES)}."
             )
         phase = state["phase"]
         hand = state["hands"][seat]
@@ -397,8 +385,8 @@ class ScatRules:
     # what a seat may see
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        if seat is not None and not (_is_int(seat) and 0 <= seat < state["num_seats"]):
-            raise IllegalAction("not_seated", f"There is no seat {_show(seat)} in this game.")
+        if seat is not None and not (is_int(seat) and 0 <= seat < state["num_seats"]):
+            raise IllegalAction("not_seated", f"There is no seat {show_value(seat)} in this game.")
         options = state["options"]
         hands, tokens, eliminated = state["hands"], state["tokens"], state["eliminated"]
         county = options["on_the_county"]
@@ -475,44 +463,11 @@ class ScatRules:
         return data
 
 
-def _check_option(spec: dict[str, Any], value: Any) -> Any:
-    name, kind = spec["name"], spec["type"]
-    if kind == "bool":
-        if isinstance(value, bool):
-            return value
-        raise BadOption(f"Option {name!r} must be true or false; got {_show(value)}.")
-    if kind in ("int", "int_or_null"):
-        if value is None and kind == "int_or_null":
-            return None
-        if _is_int(value) and spec["min"] <= value <= spec["max"]:
-            return value
-        empty = " or empty (null)" if kind == "int_or_null" else ""
-        raise BadOption(
-            f"Option {name!r} must be a whole number from {spec['min']} to {spec['max']}{empty}; got {_show(value)}."
-        )
-    if kind == "seat_or_random":
-        if value == "random" or (_is_int(value) and value >= 0):
-            return value
-        raise BadOption(f"Option {name!r} must be 'random' or a seat number (0, 1, ...); got {_show(value)}.")
-    for choice in spec["choices"]:
-        if choice is None:
-            if value is None:
-                return None
-        elif isinstance(choice, str):
-            if value == choice:
-                return choice
-        elif isinstance(value, (int, float)) and not isinstance(value, bool) and value == choice:
-            return choice
-    raise BadOption(
-        f"Option {name!r} must be one of {', '.join(_show(c) for c in spec['choices'])}; got {_show(value)}."
-    )
-
-
 def _check_seat(state: State, seat: object) -> None:
     if state["outcome"] is not None:
         raise IllegalAction("game_over", "This game is over.")
     if not (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state["num_seats"]):
-        raise IllegalAction("not_seated", f"There is no seat {_show(seat)} in this game.")
+        raise IllegalAction("not_seated", f"There is no seat {show_value(seat)} in this game.")
 
 
 # --- moves: each takes the old state and returns a new one -----------------------------------

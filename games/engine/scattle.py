@@ -12,7 +12,7 @@ import random
 from itertools import combinations
 from typing import Any
 
-from .base import Action, Event, State, places_from_order, shuffled
+from .base import Action, Event, State, check_option, is_int, places_from_order, shuffled
 from .cards import RANKS, SUITS, card_label, new_deck, parse_card, rank_number
 from .errors import BadOption, IllegalAction
 
@@ -76,32 +76,6 @@ _SPECS_BY_NAME = {spec["name"]: spec for spec in _OPTION_SPECS}
 _DEFAULTS = {spec["name"]: spec["default"] for spec in _OPTION_SPECS}
 
 
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _check_option(spec: dict[str, Any], value: object) -> None:
-    name, kind = spec["name"], spec["type"]
-    if kind == "bool":
-        if not isinstance(value, bool):
-            raise BadOption(f"Option {name} must be true or false, not {value!r}.")
-    elif kind in ("int", "int_or_null"):
-        if value is None and kind == "int_or_null":
-            return
-        if not _is_int(value) or not spec["min"] <= value <= spec["max"]:
-            null = " or null" if kind == "int_or_null" else ""
-            raise BadOption(
-                f"Option {name} must be a whole number from {spec['min']} to {spec['max']}{null}, not {value!r}."
-            )
-    elif kind == "choice":
-        if not isinstance(value, str) or value not in spec["choices"]:
-            raise BadOption(f"Option {name} must be one of {', '.join(spec['choices'])}, not {value!r}.")
-    elif (
-        kind == "seat_or_random" and value != "random" and not (_is_int(value) and spec["min"] <= value <= spec["max"])
-    ):
-        raise BadOption(f"Option {name} must be 'random' or a seat number from 0 to {spec['max']}, not {value!r}.")
-
-
 def validate_options(options: dict[str, Any] | None = None, num_seats: int | None = None) -> dict[str, Any]:
     """The complete options (defaults filled in); raises BadOption naming the option and the value."""
     if options is None:
@@ -114,7 +88,7 @@ def validate_options(options: dict[str, Any] | None = None, num_seats: int | Non
     opts = dict(_DEFAULTS)
     opts.update(options)
     for spec in _OPTION_SPECS:
-        _check_option(spec, opts[spec["name"]])
+        check_option(spec, opts[spec["name"]])
     if opts["max_group_size"] > 4 * opts["deck_count"]:
         raise BadOption(
             f"Option max_group_size must be at most {4 * opts['deck_count']} with {opts['deck_count']} deck(s), "
@@ -126,7 +100,7 @@ def validate_options(options: dict[str, Any] | None = None, num_seats: int | Non
         )
     if num_seats is not None:
         top = MAX_SEATS_TWO_DECKS if opts["deck_count"] == 2 else MAX_SEATS_ONE_DECK
-        if not _is_int(num_seats) or not MIN_SEATS <= num_seats <= top:
+        if not is_int(num_seats) or not MIN_SEATS <= num_seats <= top:
             raise BadOption(
                 f"Scattle with {opts['deck_count']} deck(s) takes {MIN_SEATS} to {top} players, not {num_seats!r}."
             )
@@ -136,7 +110,7 @@ def validate_options(options: dict[str, Any] | None = None, num_seats: int | Non
                 f"Option hand_size {opts['hand_size']} is too large: {num_seats} hands of {opts['hand_size']} "
                 f"plus the up-card need more than the {deck_size} cards of the deck."
             )
-        if _is_int(opts["first_player"]) and opts["first_player"] >= num_seats:
+        if is_int(opts["first_player"]) and opts["first_player"] >= num_seats:
             raise BadOption(
                 f"Option first_player must be a seat from 0 to {num_seats - 1}, not {opts['first_player']}."
             )
@@ -491,7 +465,7 @@ class ScattleRules:
     # --- what a seat may see (C4, C10)
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        if seat is not None and not (_is_int(seat) and 0 <= seat < state["num_seats"]):
+        if seat is not None and not (is_int(seat) and 0 <= seat < state["num_seats"]):
             raise IllegalAction("not_seated", f"There is no seat {seat!r} in this game.")
         players = [
             {
@@ -558,7 +532,7 @@ class ScattleRules:
     def _check_seat(self, state: State, seat: int) -> None:
         if state["phase"] == "over":
             raise IllegalAction("game_over", "The game is over.")
-        if not _is_int(seat) or not 0 <= seat < state["num_seats"]:
+        if not is_int(seat) or not 0 <= seat < state["num_seats"]:
             raise IllegalAction("not_seated", f"There is no seat {seat!r} in this game.")
         if not state["in_game"][seat]:
             raise IllegalAction("not_seated", f"Seat {seat} has resigned and takes no further part.")
@@ -622,7 +596,7 @@ class ScattleRules:
             raise IllegalAction("illegal_action", "Laying off is not played in this game (option lay_off is none).")
         card = parse_card(action["card"])
         index = action["meld"]
-        if not _is_int(index):
+        if not is_int(index):
             raise IllegalAction("bad_action", f"'meld' is the number of one of your melds (0 = first), not {index!r}.")
         melds = st["melds"][seat]
         if not 0 <= index < len(melds):
