@@ -116,7 +116,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
 
 
 def _games_with_seats():
-    seats = Seat.objects.select_related("user", "invited_user")
+    seats = Seat.objects.with_players().select_related("invited_user")
     return Game.objects.select_related("creator").prefetch_related(Prefetch("seats", seats))
 
 

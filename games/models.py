@@ -1,10 +1,11 @@
 from __future__ import annotations
 
 import secrets
+from datetime import datetime
 
 from django.conf import settings
 from django.db import models
-from django.db.models import OuterRef, Q, Subquery
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -103,12 +104,9 @@ class Game(models.Model):
 
 class SeatQuerySet(models.QuerySet):
     def with_players(self) -> SeatQuerySet:
-        """Seats with everything a move or a view needs of their players, in one query: the user,
-        the invitee, the player's preferences, and when their current vacation ends (if away)."""
-        away_until = Vacation.objects.filter(user=OuterRef("user"), ended_at__isnull=True).values("ends_at")[:1]
-        return self.select_related("user", "invited_user", "user__preference").annotate(
-            on_vacation_until=Subquery(away_until)
-        )
+        """Seats with what a move needs of their players, in one query: the user and their
+        preferences (which also say until when they are away on vacation)."""
+        return self.select_related("user__preference")
 
 
 class Seat(models.Model):
@@ -150,6 +148,16 @@ class Seat(models.Model):
     def is_taken(self) -> bool:
         return self.user_id is not None or self.is_bot
 
+    @property
+    def away_until(self) -> datetime | None:
+        """When the seated player's current vacation ends, or None when they are not away."""
+        if not self.user_id:
+            return None
+        try:
+            return self.user.preference.away_until
+        except PlayerPreference.DoesNotExist:
+            return None
+
     def is_reserved(self, now=None) -> bool:
         """Held for an invitee (by name or by link) whose invitation has not expired."""
         if self.is_taken or not (self.invited_user_id or self.invite_token_hash):
@@ -187,22 +195,23 @@ class Move(models.Model):
 
 
 class Turn(models.Model):
-    """One seat's turn: it drives reminders and timeouts, and gives the times to move."""
+    """One finished turn: whose, from when to when, and whether the server played it for them.
+
+    Written once, when the turn ends. The turn in progress is the game's own (to_act_seat,
+    turn_started_at, deadline), so passing the turn writes one row instead of closing one and
+    opening another. It drives the times-to-move in statistics and the turns list.
+    """
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="turns")
     seat = models.PositiveSmallIntegerField()
     started_at = models.DateTimeField()
     deadline = models.DateTimeField(null=True, blank=True)
-    ended_at = models.DateTimeField(null=True, blank=True)
-    reminded_at = models.DateTimeField(null=True, blank=True)
+    ended_at = models.DateTimeField()
     timed_out = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["started_at", "pk"]
-        indexes = [models.Index(fields=["game", "ended_at"], name="turn_game_open")]
-        constraints = [
-            models.UniqueConstraint(fields=["game"], condition=Q(ended_at__isnull=True), name="one_open_turn_per_game"),
-        ]
+        indexes = [models.Index(fields=["game", "started_at"], name="turn_game_started")]
 
     def __str__(self) -> str:
         return f"turn of seat {self.seat} in {self.game_id}"
@@ -270,6 +279,9 @@ class PlayerPreference(models.Model):
     webhook_last_error = models.CharField(max_length=500, blank=True)
     webhook_last_error_at = models.DateTimeField(null=True, blank=True)
     vacation_days_per_year = models.PositiveSmallIntegerField(default=14)
+    # The open Vacation's planned end, kept here by games.vacations so that a move learns whether
+    # the next player is away from the row it loads anyway.
+    away_until = models.DateTimeField(null=True, blank=True, editable=False)
 
     def __str__(self) -> str:
         return f"preferences of {self.user_id}"

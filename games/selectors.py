@@ -12,7 +12,7 @@ from django.utils import timezone
 from accounts.models import User
 
 from .engine import get_rules
-from .models import Game, GameStatus, Move, Seat, TimeControl, Turn, Vacation
+from .models import Game, GameStatus, Move, Seat, TimeControl, Turn
 
 
 def viewer_seat(game: Game, seats: list[Seat], user: User | None) -> int | None:
@@ -42,10 +42,8 @@ def game_detail(
         players = view.get("players", [])
         if your_seat is not None and game.status == GameStatus.ACTIVE:
             legal = rules.legal_actions(state, your_seat)
-    is_your_turn = game.status == GameStatus.ACTIVE and your_seat is not None and game.to_act_seat == your_seat
-    away = {s.user_id: s.on_vacation_until for s in seats if getattr(s, "on_vacation_until", None)}
-    if seats and not hasattr(seats[0], "on_vacation_until") and game.status == GameStatus.ACTIVE:
-        away = vacations_of([s.user_id for s in seats if s.user_id])
+    active = game.status == GameStatus.ACTIVE
+    is_your_turn = active and your_seat is not None and game.to_act_seat == your_seat
     return {
         **game_summary(game, seats, user, now=now),
         "your_seat": your_seat,
@@ -53,8 +51,7 @@ def game_detail(
         "legal_actions": legal,
         "is_your_turn": is_your_turn,
         "seats": [
-            seat_facts(seat, players[seat.index] if seat.index < len(players) else {}, away.get(seat.user_id))
-            for seat in seats
+            seat_facts(seat, players[seat.index] if seat.index < len(players) else {}, active=active) for seat in seats
         ],
         "state": view,
         "outcome": game.outcome,
@@ -78,7 +75,7 @@ def game_summary(game: Game, seats: list[Seat], user: User | None, *, now: datet
         "options": game.options,
         "num_seats": game.num_seats,
         "is_private": game.is_private,
-        "creator": game.creator.username,
+        "creator": creator_name(game, seats),
         "players": [seat_name(s) for s in seats],
         "open_seats": sum(1 for s in seats if not s.is_taken and not s.is_reserved(now)),
         "to_act": to_act,
@@ -98,6 +95,12 @@ def game_summary(game: Game, seats: list[Seat], user: User | None, *, now: datet
     }
 
 
+def creator_name(game: Game, seats: list[Seat]) -> str:
+    """From the seats when the creator still sits at the table (always, until a game is cancelled)."""
+    seat = next((s for s in seats if s.user_id == game.creator_id), None)
+    return seat.user.username if seat else game.creator.username
+
+
 def seat_name(seat: Seat) -> str | None:
     if seat.user_id:
         return seat.user.username
@@ -106,13 +109,7 @@ def seat_name(seat: Seat) -> str | None:
     return None
 
 
-def vacations_of(user_ids: list[int]) -> dict[int, datetime]:
-    """When each of these players' current vacation ends, for those who are away."""
-    open_vacations = Vacation.objects.filter(user_id__in=user_ids, ended_at__isnull=True)
-    return dict(open_vacations.values_list("user_id", "ends_at"))
-
-
-def seat_facts(seat: Seat, public: dict[str, Any], on_vacation_until: datetime | None = None) -> dict[str, Any]:
+def seat_facts(seat: Seat, public: dict[str, Any], *, active: bool = False) -> dict[str, Any]:
     user = seat.user
     facts = {key: value for key, value in public.items() if key != "seat"}
     return {
@@ -126,7 +123,7 @@ def seat_facts(seat: Seat, public: dict[str, Any], on_vacation_until: datetime |
         "place": seat.final_place,
         "resigned": seat.resigned,
         "bank_remaining": seat.bank_remaining,
-        "on_vacation_until": on_vacation_until,
+        "on_vacation_until": seat.away_until if active else None,
         "public": facts,
     }
 
@@ -208,18 +205,36 @@ def opening_hands(rules, state, num_seats: int) -> list[list[str]]:
 
 
 def turn_times(game: Game, turns: list[Turn]) -> list[dict[str, Any]]:
-    """Each turn's player and how long it took (still running: up to now)."""
+    """Each finished turn's player and how long it took."""
     names = {s.index: seat_name(s) for s in game.seats.all()}
-    now = timezone.now()
     return [
-        {
-            "seat": turn.seat,
-            "player": names.get(turn.seat),
-            "started_at": turn.started_at,
-            "deadline": turn.deadline,
-            "ended_at": turn.ended_at,
-            "seconds": int(((turn.ended_at or now) - turn.started_at).total_seconds()),
-            "timed_out": turn.timed_out,
-        }
+        turn_facts(turn.seat, names.get(turn.seat), turn.started_at, turn.deadline, turn.ended_at, turn.timed_out)
         for turn in turns
     ]
+
+
+def current_turn(game: Game) -> dict[str, Any] | None:
+    """The turn in progress, from the game itself (a Turn row is written when a turn ends)."""
+    if game.status != GameStatus.ACTIVE or game.to_act_seat is None or game.turn_started_at is None:
+        return None
+    seat = next(s for s in game.seats.all() if s.index == game.to_act_seat)
+    return turn_facts(seat.index, seat_name(seat), game.turn_started_at, game.deadline, None, False)
+
+
+def turn_facts(
+    seat: int,
+    player: str | None,
+    started_at: datetime,
+    deadline: datetime | None,
+    ended_at: datetime | None,
+    timed_out: bool,
+) -> dict[str, Any]:
+    return {
+        "seat": seat,
+        "player": player,
+        "started_at": started_at,
+        "deadline": deadline,
+        "ended_at": ended_at,
+        "seconds": int(((ended_at or timezone.now()) - started_at).total_seconds()),
+        "timed_out": timed_out,
+    }

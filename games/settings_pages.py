@@ -112,7 +112,7 @@ def save_notifications(request: HttpRequest) -> HttpResponse:
     preference.digest_enabled = form.cleaned_data["digest_enabled"]
     preference.digest_hour = form.cleaned_data["digest_hour"]
     preference.channels = {kind: form.cleaned_data[channel_field(kind)] for kind in NotificationKind.values}
-    preference.save()
+    preference.save(update_fields=["reminder_share", "digest_enabled", "digest_hour", "channels"])
     return settings_saved("notifications", "notifications")
 
 

@@ -13,7 +13,7 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from .models import Game, GameStatus, NotificationKind, Seat, Turn, Vacation
+from .models import Game, GameStatus, NotificationKind, Seat, Vacation
 from .notifications import notify_each
 
 TIMEOUT_CLAIM = timedelta(minutes=2)
@@ -47,7 +47,6 @@ def send_due_reminders(now=None, limit: int = BATCH) -> int:
         if not due:
             return 0
         Game.objects.filter(pk__in=due).update(reminder_at=None)
-        Turn.objects.filter(game_id__in=due, ended_at__isnull=True).update(reminded_at=now)
         to_act = (
             Seat.objects.filter(game_id__in=due, index=F("game__to_act_seat"), user__isnull=False)
             .select_related("game")

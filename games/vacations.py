@@ -12,7 +12,7 @@ from accounts.models import User
 
 from . import clock
 from .errors import Conflict, Invalid
-from .models import Game, GameStatus, Vacation
+from .models import Game, GameStatus, PlayerPreference, Vacation
 from .notifications import preference_for
 
 DAY = timedelta(days=1)
@@ -52,6 +52,7 @@ def start_vacation(*, user: User, until: datetime, now: datetime | None = None) 
             {"until": [f"At most {max(left, 0):.1f} days."]},
         )
     vacation = Vacation.objects.create(user=user, started_at=now, ends_at=until)
+    PlayerPreference.objects.update_or_create(user=user, defaults={"away_until": until})
     # Stop the clocks of the games waiting for this player.
     for game in _games_awaiting(user).filter(deadline__isnull=False):
         game.paused_remaining = max(0, int((game.deadline - now).total_seconds()))
@@ -69,6 +70,7 @@ def end_vacation(*, user: User, now: datetime | None = None) -> Vacation | None:
         return None
     vacation.ended_at = min(now, vacation.ends_at)
     vacation.save(update_fields=["ended_at"])
+    PlayerPreference.objects.filter(user=user).update(away_until=None)
     share = preference_for(user.pk).reminder_share
     for game in _games_awaiting(user).filter(deadline__isnull=True, paused_remaining__isnull=False):
         game.deadline = now + timedelta(seconds=game.paused_remaining)

@@ -117,10 +117,13 @@ class PreferenceSerializer(serializers.ModelSerializer):
     def update(self, instance: PlayerPreference, validated_data: dict) -> PlayerPreference:
         if "channels" in validated_data:
             validated_data["channels"] = {**instance.channels, **validated_data["channels"]}
-        instance = super().update(instance, validated_data)
+        for field, value in validated_data.items():
+            setattr(instance, field, value)
         if instance.webhook_url and not instance.webhook_secret:
             instance.webhook_secret = secrets.token_hex(24)
-            instance.save(update_fields=["webhook_secret"])
+            validated_data["webhook_secret"] = instance.webhook_secret
+        # Only the fields sent: a full save could put back a vacation that ended meanwhile.
+        instance.save(update_fields=list(validated_data))
         return instance
 
 

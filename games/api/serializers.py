@@ -175,7 +175,7 @@ class TurnSerializer(serializers.Serializer):
     player = serializers.CharField(allow_null=True)
     started_at = serializers.DateTimeField()
     deadline = serializers.DateTimeField(allow_null=True)
-    ended_at = serializers.DateTimeField(allow_null=True)
+    ended_at = serializers.DateTimeField(allow_null=True, help_text="Null for the turn in progress.")
     seconds = serializers.IntegerField(help_text="How long the turn took, or has taken so far.")
     timed_out = serializers.BooleanField()
 
@@ -193,4 +193,7 @@ def paginated(item: type[serializers.Serializer], name: str) -> type[serializers
 
 GamePageSerializer = paginated(GameSummarySerializer, "GamePageSerializer")
 MovePageSerializer = paginated(MoveSerializer, "MovePageSerializer")
-TurnPageSerializer = paginated(TurnSerializer, "TurnPageSerializer")
+
+
+class TurnPageSerializer(paginated(TurnSerializer, "TurnPageBaseSerializer")):
+    current = TurnSerializer(allow_null=True, help_text="The turn in progress (its ended_at is null).")

@@ -39,7 +39,7 @@ def service_errors() -> Iterator[None]:
 
 
 def visible_game(request: Request, game_id: str) -> Game:
-    seats = Seat.objects.with_players()
+    seats = Seat.objects.with_players().select_related("invited_user")
     games = Game.objects.visible_to(request.user).select_related("creator").prefetch_related(Prefetch("seats", seats))
     return get_object_or_404(games, public_id=game_id)
 
@@ -275,13 +275,16 @@ class TurnListView(APIView):
 
     @extend_schema(responses={200: s.TurnPageSerializer})
     def get(self, request: Request, game_id: str) -> Response:
-        """Every turn of the game: who, when, how long, and whether it timed out."""
+        """The game's finished turns, oldest first: who, when, how long, and whether it timed out;
+        and the turn in progress in `current`."""
         game = visible_game(request, game_id)
         paginator = MovePagination()
         page = paginator.paginate_queryset(
             Turn.objects.filter(game=game).order_by("started_at", "pk"), request, view=self
         )
-        return paginator.get_paginated_response(selectors.turn_times(game, page))
+        response = paginator.get_paginated_response(selectors.turn_times(game, page))
+        response.data["current"] = selectors.current_turn(game)
+        return response
 
 
 class VerifyView(APIView):

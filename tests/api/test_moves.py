@@ -173,7 +173,9 @@ def test_the_turns_list_shows_who_moved_and_how_long(table):
     drawn = move(mover, game_id, {"type": "draw_stock"}, detail["version"]).json()
     discard = next(a for a in drawn["game"]["legal_actions"] if a["type"] == "discard")
     move(mover, game_id, discard, drawn["game"]["version"])
-    turns = mover.get(f"/api/v1/games/{game_id}/turns/").json()["results"]
-    assert [t["seat"] for t in turns] == [detail["to_act"], 1 - detail["to_act"]]
-    assert turns[0]["ended_at"] is not None and turns[1]["ended_at"] is None
-    assert all(t["seconds"] >= 0 and t["timed_out"] is False for t in turns)
+    page = mover.get(f"/api/v1/games/{game_id}/turns/").json()
+    [finished], running = page["results"], page["current"]
+    assert (finished["seat"], running["seat"]) == (detail["to_act"], 1 - detail["to_act"])
+    assert finished["ended_at"] == running["started_at"] and running["ended_at"] is None
+    assert running["deadline"] is not None
+    assert all(t["seconds"] >= 0 and t["timed_out"] is False for t in (finished, running))
