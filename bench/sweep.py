@@ -8,15 +8,16 @@ Run from the project folder, with PostgreSQL on 127.0.0.1:5432 (user postgres, t
 It drops and recreates the database `slowhand_bench` (and touches no other), migrates it, and
 starts a private redis-server on a free port as the Celery broker. It plays two real games
 through the services (one Scat, one Scattle) and copies their started snapshots into games
-bulk-created with their seats and open turns: 10,000 active games, then 100,000. Deadlines are
+bulk-created with their seats: 10,000 active games, then 100,000. Deadlines are
 spread over the next three days, reminders due at 80% of the turn; a chosen share of games is
 overdue (deadline a minute ago) and another share has a reminder due.
 
 For each case it times, `--repeat` times (median and worst are printed; the claims are reset
 between repeats):
 - the timeout sweep: `games.sweeps.claim_overdue_games()` (one transaction that locks and claims
-  the overdue rows), and queueing one `games.tasks.apply_timeout` message per claimed game on the
-  Redis broker, as `games.tasks.sweep_timeouts` does;
+  the overdue rows), and `games.tasks.queue_timeouts()`, which queues the claimed games on the
+  Redis broker as `games.tasks.apply_timeouts` messages of up to 50 games, as
+  `games.tasks.sweep_timeouts` does;
 - `games.sweeps.send_due_reminders()`, which also writes the notifications and queues their
   deliveries.
 
@@ -67,7 +68,7 @@ def add_games(count: int, templates, user_ids: list[int], rng: random.Random) ->
     """Bulk-create `count` active two-seat games copying the templates' snapshots; seconds taken."""
     from django.utils import timezone
 
-    from games.models import Game, Seat, Turn
+    from games.models import Game, Seat
 
     start = time.perf_counter()
     now = timezone.now()
@@ -103,7 +104,7 @@ def add_games(count: int, templates, user_ids: list[int], rng: random.Random) ->
                 )
             )
         Game.objects.bulk_create(games)
-        seats, turns = [], []
+        seats = []
         for i, game in enumerate(games):
             k, n = done + i, len(user_ids)
             first, second = user_ids[k % n], user_ids[(k % n + 1 + (k // n) % (n - 1)) % n]
@@ -111,11 +112,7 @@ def add_games(count: int, templates, user_ids: list[int], rng: random.Random) ->
                 Seat(game=game, index=0, user_id=first, joined_at=game.started_at),
                 Seat(game=game, index=1, user_id=second, joined_at=game.started_at),
             ]
-            turns.append(
-                Turn(game=game, seat=game.to_act_seat, started_at=game.turn_started_at, deadline=game.deadline)
-            )
         Seat.objects.bulk_create(seats)
-        Turn.objects.bulk_create(turns)
         done += size
     return time.perf_counter() - start
 
@@ -163,8 +160,7 @@ def time_timeout_sweep(overdue: list[int], repeat: int) -> dict[str, list[float]
         start = time.perf_counter()
         claimed = sweeps.claim_overdue_games()
         middle = time.perf_counter()
-        for game_id in claimed:
-            tasks.apply_timeout.delay(game_id)
+        tasks.queue_timeouts(claimed)
         end = time.perf_counter()
         assert len(claimed) == len(overdue), (len(claimed), len(overdue))
         times["claim"].append(middle - start)
@@ -223,7 +219,7 @@ def main() -> None:
         setup_django(REDIS_URL=redis.url())
         from django.utils import timezone
 
-        from games import sweeps
+        from games import sweeps, tasks
         from games.models import Game
 
         rng = random.Random(42)
@@ -241,9 +237,7 @@ def main() -> None:
                 seconds = add_games(total - present, templates, user_ids, rng)
                 present = total
                 analyze()
-                report.line(
-                    f"created {total:,} active games (bulk_create, with seats and open turns) in {seconds:.0f} s"
-                )
+                report.line(f"created {total:,} active games (bulk_create, with seats) in {seconds:.0f} s")
             ids = list(Game.objects.filter(status="active").values_list("pk", flat=True))
             overdue, reminders = choose_due(ids, share, rng)
             make_due(overdue, reminders)
@@ -253,7 +247,11 @@ def main() -> None:
             reminder_times = time_reminder_sweep(reminders, args.repeat)
             label = f"{len(ids):,} games, {share:.1%} due ({len(overdue):,} overdue, {len(reminders):,} reminders)"
             report.line(f"{label}: claim_overdue_games {ms(timeout_times['claim'])}")
-            report.line(f"{label}: queue {len(overdue):,} apply_timeout tasks on Redis {ms(timeout_times['enqueue'])}")
+            messages = -(-len(overdue) // tasks.TIMEOUT_BATCH)
+            report.line(
+                f"{label}: queue {len(overdue):,} games as {messages:,} apply_timeouts tasks on Redis "
+                f"{ms(timeout_times['enqueue'])}"
+            )
             report.line(f"{label}: timeout sweep total (claim + queue) {ms(timeout_times['total'])}")
             report.line(f"{label}: send_due_reminders (+ notifications, deliveries queued) {ms(reminder_times)}")
             results.append((total, share, overdue, reminders, timeout_times, reminder_times))

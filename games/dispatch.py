@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Iterator, Sequence
+from typing import TypeVar
 
 from django.db import transaction
 
 logger = logging.getLogger(__name__)
+T = TypeVar("T")
 
 # After a failed send, this process stops trying for a while: during a broker outage each move
 # would otherwise wait for a connection timeout, and the sweeps redo the work anyway.
@@ -36,3 +39,10 @@ def send_now(task, *args) -> bool:
         logger.warning("Could not queue %s%r; the sweep will pick it up.", task.name, args, exc_info=True)
         return False
     return True
+
+
+def batches(items: Sequence[T], size: int) -> Iterator[list[T]]:
+    """`items` in lists of at most `size`: a message costs about as much as the work it carries,
+    so what a sweep finds goes out in batches, not a message apiece."""
+    for start in range(0, len(items), size):
+        yield list(items[start : start + size])

@@ -19,7 +19,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from .dispatch import enqueue_after_commit
+from .dispatch import batches, enqueue_after_commit
 from .models import Channel, Delivery, DeliveryStatus, Game, Notification, NotificationKind, PlayerPreference
 
 logger = logging.getLogger(__name__)
@@ -80,8 +80,8 @@ def notify_each(
         Delivery.objects.bulk_create(deliveries)
         from . import tasks
 
-        for delivery in deliveries:
-            enqueue_after_commit(tasks.deliver, delivery.pk)
+        for batch in batches([delivery.pk for delivery in deliveries], tasks.DELIVERY_BATCH):
+            enqueue_after_commit(tasks.deliver, batch)
     return notifications
 
 

@@ -8,8 +8,14 @@ from celery import shared_task
 from django.contrib.auth import get_user_model
 
 from . import notifications, services, sweeps, vacations
+from .dispatch import batches
 
 logger = logging.getLogger(__name__)
+
+# Games per timeout task, deliveries per delivery task. Deliveries go in smaller batches: each may
+# wait seconds for a slow webhook, and the ones behind it in the batch wait too.
+TIMEOUT_BATCH = 50
+DELIVERY_BATCH = 10
 
 
 @shared_task(acks_late=True, ignore_result=True)
@@ -19,22 +25,42 @@ def play_bots(game_id: str) -> int:
 
 
 @shared_task(acks_late=True, ignore_result=True)
-def apply_timeout(game_id: str) -> bool:
-    return services.apply_timeout(game_id=game_id)
+def apply_timeouts(game_ids: list[str]) -> int:
+    """Handle a batch of overdue games, one transaction each. A game that fails is logged and left
+    to a later sweep (its claim runs out), so it never holds up the rest of the batch."""
+    handled = 0
+    for game_id in game_ids:
+        try:
+            handled += services.apply_timeout(game_id=game_id)
+        except Exception:
+            logger.exception("The timeout of game %s failed; a later sweep retries it.", game_id)
+    return handled
 
 
 @shared_task(acks_late=True, ignore_result=True)
-def deliver(delivery_id: int) -> str:
-    return notifications.deliver(delivery_id)
+def deliver(delivery_ids: list[int]) -> list[str]:
+    """Send a batch of deliveries, one after another; each is claimed, so a repeat sends nothing twice."""
+    outcomes = []
+    for delivery_id in delivery_ids:
+        try:
+            outcomes.append(notifications.deliver(delivery_id))
+        except Exception:
+            logger.exception("Delivery %s failed; the delivery sweep retries it.", delivery_id)
+            outcomes.append("error")
+    return outcomes
 
 
 @shared_task(ignore_result=True)
 def sweep_timeouts() -> int:
-    """Every 30 seconds: hand each overdue game to a timeout task."""
+    """Every 30 seconds: hand the overdue games to timeout tasks."""
     game_ids = sweeps.claim_overdue_games()
-    for game_id in game_ids:
-        apply_timeout.delay(game_id)
+    queue_timeouts(game_ids)
     return len(game_ids)
+
+
+def queue_timeouts(game_ids: list[str]) -> None:
+    for batch in batches(game_ids, TIMEOUT_BATCH):
+        apply_timeouts.delay(batch)
 
 
 @shared_task(ignore_result=True)
@@ -46,8 +72,8 @@ def sweep_reminders() -> int:
 def sweep_deliveries() -> int:
     """Re-send what a lost message or a dead worker left pending."""
     due = notifications.due_deliveries()
-    for delivery_id in due:
-        deliver.delay(delivery_id)
+    for batch in batches(due, DELIVERY_BATCH):
+        deliver.delay(batch)
     return len(due)
 
 

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import time_machine
 
-from games import clock, notifications, services, sweeps, vacations
+from games import clock, notifications, services, sweeps, tasks, vacations
 from games.errors import Invalid
 from games.models import Game, Move, Notification, PlayerPreference, Turn
 from games.selectors import game_detail
@@ -101,6 +101,18 @@ def test_an_overdue_turn_is_played_by_the_server_and_marked(travel, alice, bob):
     assert game.to_act_seat != absent or game.version > 2
     assert Turn.objects.filter(game=game, timed_out=True).count() == 1
     assert game.deadline == START + DAY + timedelta(seconds=1) + DAY
+
+
+def test_a_timeout_batch_goes_on_past_a_game_that_fails(travel, alice, bob, caplog):
+    games = [two_player_game(alice, bob) for _ in range(2)]
+    travel.move_to(START + DAY + timedelta(seconds=1))
+    claimed = sweeps.claim_overdue_games()
+    assert sorted(claimed) == sorted(g.public_id for g in games)
+    # A game deleted since the sweep claimed it: its timeout fails, the next one is still handled.
+    Game.objects.filter(pk=games[0].pk).delete()
+    assert tasks.apply_timeouts([games[0].public_id, games[1].public_id]) == 1
+    assert Move.objects.filter(game=games[1], by_server="timeout").exists()
+    assert games[0].public_id in caplog.text
 
 
 def test_three_timeouts_in_a_row_remove_the_player(travel, alice, bob):
