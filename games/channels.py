@@ -7,9 +7,10 @@ import hmac
 import json
 import urllib.error
 import urllib.request
+from urllib.parse import urlsplit
 
 from django.conf import settings
-from django.core.mail import send_mail
+from django.core.mail import EmailMessage
 from django.core.serializers.json import DjangoJSONEncoder
 from django.utils import translation
 
@@ -45,8 +46,16 @@ def send_email(delivery: Delivery) -> None:
     with translation.override(user.language or settings.LANGUAGE_CODE):
         text = text_of(notification)
         link = site_url(f"/games/{notification.game.public_id}/") if notification.game else site_url("/games/")
+        message = EmailMessage(
+            f"Slowhand: {text}",
+            f"{text}\n\n{link}\n",
+            to=[user.email],
+            # The same id on every attempt: mail systems that see it twice keep one copy, as
+            # webhook receivers do with X-Slowhand-Delivery.
+            headers={"Message-ID": f"<delivery-{delivery.pk}@{urlsplit(settings.SITE_URL).hostname or 'slowhand'}>"},
+        )
         try:
-            send_mail(f"Slowhand: {text}", f"{text}\n\n{link}\n", None, [user.email])
+            message.send()
         except OSError as exc:
             raise DeliveryError(f"mail server: {exc}") from exc
 

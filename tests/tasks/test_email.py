@@ -1,0 +1,55 @@
+"""Notifications by email: sent once, in the player's language, with an id that survives a retry."""
+
+from __future__ import annotations
+
+from django.core import mail
+
+from games import notifications, services
+from games.models import Delivery, DeliveryStatus, NotificationKind
+
+
+def your_turn_email(user, game) -> Delivery:
+    notifications.notify([user.pk], NotificationKind.YOUR_TURN, game, {"game": game.public_id, "kind": game.kind})
+    return Delivery.objects.get(notification__user=user, notification__kind="your_turn", channel="email")
+
+
+def test_a_your_turn_email_is_sent_once_with_a_link_to_the_game(alice, bob):
+    game = services.create_game(creator=alice, kind="scat", num_seats=2)
+    delivery = your_turn_email(bob, game)
+
+    assert notifications.deliver(delivery.pk) == "sent"
+    assert notifications.deliver(delivery.pk) == "skipped"  # a repeated task sends nothing
+
+    [message] = mail.outbox
+    assert message.to == [bob.email]
+    assert message.subject == "Slowhand: It is your turn in Scat."
+    assert f"/games/{game.public_id}/" in message.body
+    # A retry would carry the same Message-ID, so a mailbox that gets both keeps one.
+    assert message.extra_headers["Message-ID"] == f"<delivery-{delivery.pk}@127.0.0.1>"
+    delivery.refresh_from_db()
+    assert (delivery.status, delivery.attempts) == (DeliveryStatus.SENT, 1)
+
+
+def test_the_email_speaks_the_players_language(alice, bob):
+    bob.language = "tr"
+    bob.save(update_fields=["language"])
+    game = services.create_game(creator=alice, kind="scat", num_seats=2)
+
+    notifications.deliver(your_turn_email(bob, game).pk)
+
+    [message] = mail.outbox
+    assert "Scat" in message.subject and "It is your turn" not in message.subject
+
+
+def test_a_player_without_an_address_gets_a_retry_and_the_reason(alice, bob):
+    bob.email = ""
+    bob.save(update_fields=["email"])
+    game = services.create_game(creator=alice, kind="scat", num_seats=2)
+    delivery = your_turn_email(bob, game)
+
+    assert notifications.deliver(delivery.pk) == "retry"
+
+    assert mail.outbox == []
+    delivery.refresh_from_db()
+    assert delivery.status == DeliveryStatus.PENDING and delivery.attempts == 1
+    assert delivery.last_error == "the player has no email address"
