@@ -75,6 +75,9 @@ class Game(models.Model):
     deadline = models.DateTimeField(null=True, blank=True)
     reminder_at = models.DateTimeField(null=True, blank=True)
     turn_started_at = models.DateTimeField(null=True, blank=True)
+    turn_reminded_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the running turn's reminder went out."
+    )
     # Seconds left on the current turn while the player to act is on vacation (deadline is then null).
     paused_remaining = models.PositiveIntegerField(null=True, blank=True)
     # The timeout sweep claims an overdue game until this time; a lost task's claim runs out.
@@ -195,11 +198,13 @@ class Move(models.Model):
 
 
 class Turn(models.Model):
-    """One finished turn: whose, from when to when, and whether the server played it for them.
+    """One finished turn: whose, from when to when, its deadline, when its reminder went out, and
+    whether the server played it for an absent player.
 
     Written once, when the turn ends. The turn in progress is the game's own (to_act_seat,
-    turn_started_at, deadline), so passing the turn writes one row instead of closing one and
-    opening another. It drives the times-to-move in statistics and the turns list.
+    turn_started_at, deadline, turn_reminded_at), which the sweeps read through the game's
+    partial indexes, so passing the turn writes one row instead of closing one and opening
+    another. Turns give the profile its times to move and the game its turns list.
     """
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="turns")
@@ -207,6 +212,7 @@ class Turn(models.Model):
     started_at = models.DateTimeField()
     deadline = models.DateTimeField(null=True, blank=True)
     ended_at = models.DateTimeField()
+    reminded_at = models.DateTimeField(null=True, blank=True)
     timed_out = models.BooleanField(default=False)
 
     class Meta:

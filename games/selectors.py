@@ -207,10 +207,7 @@ def opening_hands(rules, state, num_seats: int) -> list[list[str]]:
 def turn_times(game: Game, turns: list[Turn]) -> list[dict[str, Any]]:
     """Each finished turn's player and how long it took."""
     names = {s.index: seat_name(s) for s in game.seats.all()}
-    return [
-        turn_facts(turn.seat, names.get(turn.seat), turn.started_at, turn.deadline, turn.ended_at, turn.timed_out)
-        for turn in turns
-    ]
+    return [turn_facts(names.get(turn.seat), turn, ended_at=turn.ended_at, timed_out=turn.timed_out) for turn in turns]
 
 
 def current_turn(game: Game) -> dict[str, Any] | None:
@@ -218,23 +215,20 @@ def current_turn(game: Game) -> dict[str, Any] | None:
     if game.status != GameStatus.ACTIVE or game.to_act_seat is None or game.turn_started_at is None:
         return None
     seat = next(s for s in game.seats.all() if s.index == game.to_act_seat)
-    return turn_facts(seat.index, seat_name(seat), game.turn_started_at, game.deadline, None, False)
+    running = Turn(
+        seat=seat.index, started_at=game.turn_started_at, deadline=game.deadline, reminded_at=game.turn_reminded_at
+    )
+    return turn_facts(seat_name(seat), running, ended_at=None, timed_out=False)
 
 
-def turn_facts(
-    seat: int,
-    player: str | None,
-    started_at: datetime,
-    deadline: datetime | None,
-    ended_at: datetime | None,
-    timed_out: bool,
-) -> dict[str, Any]:
+def turn_facts(player: str | None, turn: Turn, *, ended_at: datetime | None, timed_out: bool) -> dict[str, Any]:
     return {
-        "seat": seat,
+        "seat": turn.seat,
         "player": player,
-        "started_at": started_at,
-        "deadline": deadline,
+        "started_at": turn.started_at,
+        "deadline": turn.deadline,
+        "reminded_at": turn.reminded_at,
         "ended_at": ended_at,
-        "seconds": int(((ended_at or timezone.now()) - started_at).total_seconds()),
+        "seconds": int(((ended_at or timezone.now()) - turn.started_at).total_seconds()),
         "timed_out": timed_out,
     }

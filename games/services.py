@@ -386,10 +386,12 @@ def apply_timeout(*, game_id: str, now=None) -> bool:
     if seat.timeouts_in_row >= TIMEOUTS_BEFORE_REMOVAL:
         _resign_seat(game, seats, seat, user=None, by_server="timeout")
         return True
-    # Play out the whole turn (draw, melds, discard) so the game moves on.
+    # Play out the whole turn (draw, melds, discard) so the game moves on, and no more: a new turn
+    # (even the same player's, when a new hand starts with them) gets its own full time.
+    overdue_turn = game.turn_started_at
     for _ in range(MAX_SERVER_ACTIONS):
         _play_for(game, seats, seat, level="good", by_server="timeout")
-        if game.status != GameStatus.ACTIVE or game.to_act_seat != seat.index:
+        if game.status != GameStatus.ACTIVE or game.turn_started_at != overdue_turn:
             break
     return True
 
@@ -491,8 +493,8 @@ TURN_START_PHASES = frozenset({"turn_start", "draw"})
 
 # The game's columns a move can change; starting and finishing a game change a few more.
 PLAY_FIELDS = [
-    "state", "version", "to_act_seat", "deadline", "reminder_at", "turn_started_at", "paused_remaining",
-    "timeout_claimed_until", "updated_at",
+    "state", "version", "to_act_seat", "deadline", "reminder_at", "turn_started_at", "turn_reminded_at",
+    "paused_remaining", "timeout_claimed_until", "updated_at",
 ]  # fmt: skip
 START_FIELDS = ["status", "started_at", "seed", "seed_sha256", "num_seats"]
 FINISH_FIELDS = ["status", "outcome", "finished_at"]
@@ -536,6 +538,7 @@ def _end_turn(game: Game, seat: Seat, now, *, timed_out: bool) -> None:
         started_at=game.turn_started_at,
         deadline=game.deadline,
         ended_at=now,
+        reminded_at=game.turn_reminded_at,
         timed_out=timed_out,
     )
     if game.time_control == TimeControl.BANK and seat.user_id and game.turn_started_at:
@@ -546,6 +549,7 @@ def _end_turn(game: Game, seat: Seat, now, *, timed_out: bool) -> None:
 
 def _begin_turn(game: Game, seat: Seat, now) -> None:
     game.turn_started_at = now
+    game.turn_reminded_at = None
     game.paused_remaining = None
     game.reminder_at = None
     if seat.is_bot:

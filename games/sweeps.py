@@ -46,7 +46,7 @@ def send_due_reminders(now=None, limit: int = BATCH) -> int:
         )
         if not due:
             return 0
-        Game.objects.filter(pk__in=due).update(reminder_at=None)
+        Game.objects.filter(pk__in=due).update(reminder_at=None, turn_reminded_at=now)
         to_act = (
             Seat.objects.filter(game_id__in=due, index=F("game__to_act_seat"), user__isnull=False)
             .select_related("game")

@@ -175,6 +175,7 @@ class TurnSerializer(serializers.Serializer):
     player = serializers.CharField(allow_null=True)
     started_at = serializers.DateTimeField()
     deadline = serializers.DateTimeField(allow_null=True)
+    reminded_at = serializers.DateTimeField(allow_null=True, help_text="When the time-running-out reminder went out.")
     ended_at = serializers.DateTimeField(allow_null=True, help_text="Null for the turn in progress.")
     seconds = serializers.IntegerField(help_text="How long the turn took, or has taken so far.")
     timed_out = serializers.BooleanField()

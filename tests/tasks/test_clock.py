@@ -61,7 +61,10 @@ def test_the_reminder_goes_out_once_when_its_time_comes(travel, alice, bob):
     reminders = Notification.objects.filter(kind="time_running_out")
     assert [n.user for n in reminders] == [waiting]
     game.refresh_from_db()
-    assert game.reminder_at is None
+    assert (game.reminder_at, game.turn_reminded_at) == (None, START + DAY * 0.81)
+    play_one_turn(game.public_id)
+    [turn] = Turn.objects.filter(game=game)
+    assert (turn.reminded_at, turn.ended_at) == (START + DAY * 0.81, START + DAY * 0.81)
 
 
 def test_your_turn_is_notified_once_per_turn(travel, alice, bob):
