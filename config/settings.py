@@ -233,7 +233,8 @@ CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE = {
     "sweep-timeouts": {"task": "games.tasks.sweep_timeouts", "schedule": 30.0},
     "sweep-reminders": {"task": "games.tasks.sweep_reminders", "schedule": 30.0},
-    "sweep-deliveries": {"task": "games.tasks.sweep_deliveries", "schedule": 60.0},
+    # Emails go out with this sweep (and retries, and whatever a lost message left behind).
+    "sweep-deliveries": {"task": "games.tasks.sweep_deliveries", "schedule": 10.0},
     "sweep-vacations": {"task": "games.tasks.sweep_vacations", "schedule": 300.0},
     "send-digests": {"task": "games.tasks.send_digests", "schedule": 900.0},
 }

@@ -1,9 +1,12 @@
 """The outbox: notifications are written with the change that causes them and delivered after.
 
 In-app notifications are the rows themselves. Email and webhook deliveries are rows too, sent
-by a worker that claims each one with a conditional update; a periodic sweep re-sends what a
-lost message or a dead worker left pending, so an outage delays a notification but never drops
-it, and a claim keeps two workers from sending it twice.
+by a worker that claims each one with a conditional update. A webhook is queued for a worker as
+soon as the transaction commits; emails are left to the delivery sweep (every few seconds),
+which sends them in batches and saves the move that caused them a broker round trip: email is
+not instant anyway. The same sweep re-sends what a lost message or a dead worker left pending,
+so an outage delays a notification but never drops it, and a claim keeps two workers from
+sending it twice.
 """
 
 from __future__ import annotations
@@ -25,6 +28,8 @@ from .models import Channel, Delivery, DeliveryStatus, Game, Notification, Notif
 logger = logging.getLogger(__name__)
 
 CLAIM_FOR = timedelta(minutes=2)
+# A new webhook delivery has a message of its own on the way; the sweep steps in after this.
+OWN_MESSAGE_GRACE = timedelta(minutes=1)
 # Waits between webhook or email attempts; after the last one the delivery is marked failed.
 RETRY_DELAYS = [
     timedelta(minutes=1),
@@ -80,7 +85,8 @@ def notify_each(
         Delivery.objects.bulk_create(deliveries)
         from . import tasks
 
-        for batch in batches([delivery.pk for delivery in deliveries], tasks.DELIVERY_BATCH):
+        webhooks = [delivery.pk for delivery in deliveries if delivery.channel == Channel.WEBHOOK]
+        for batch in batches(webhooks, tasks.DELIVERY_BATCH):
             enqueue_after_commit(tasks.deliver, batch)
     return notifications
 
@@ -187,12 +193,15 @@ def _record_failure(delivery: Delivery, error: str) -> str:
     return "failed" if done else "retry"
 
 
-def due_deliveries(now=None, limit: int = 500) -> list[int]:
-    """Pending deliveries whose time has come and that no worker holds."""
+def due_deliveries(now=None, limit: int = 5000) -> list[int]:
+    """Pending deliveries whose time has come and that no worker holds (new webhooks only once
+    their own message has had its chance)."""
     now = now or timezone.now()
+    fresh_webhook = Q(channel=Channel.WEBHOOK, attempts=0, next_attempt_at__gt=now - OWN_MESSAGE_GRACE)
     return list(
         Delivery.objects.filter(status=DeliveryStatus.PENDING, next_attempt_at__lte=now)
         .filter(Q(claimed_until__isnull=True) | Q(claimed_until__lt=now))
+        .exclude(fresh_webhook)
         .order_by("next_attempt_at")
         .values_list("pk", flat=True)[:limit]
     )

@@ -70,7 +70,7 @@ def sweep_reminders() -> int:
 
 @shared_task(ignore_result=True)
 def sweep_deliveries() -> int:
-    """Re-send what a lost message or a dead worker left pending."""
+    """Send the new emails, the retries that are due, and what a lost message or a dead worker left."""
     due = notifications.due_deliveries()
     for batch in batches(due, DELIVERY_BATCH):
         deliver.delay(batch)

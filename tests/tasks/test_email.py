@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
+import time_machine
 from django.core import mail
+from django.db import transaction
+from django.utils import timezone
 
 from games import notifications, services
-from games.models import Delivery, DeliveryStatus, NotificationKind
+from games.models import Delivery, DeliveryStatus, NotificationKind, PlayerPreference
 
 
 def your_turn_email(user, game) -> Delivery:
@@ -53,3 +58,20 @@ def test_a_player_without_an_address_gets_a_retry_and_the_reason(alice, bob):
     delivery.refresh_from_db()
     assert delivery.status == DeliveryStatus.PENDING and delivery.attempts == 1
     assert delivery.last_error == "the player has no email address"
+
+
+def test_emails_wait_for_the_sweep_and_webhooks_get_a_message_of_their_own(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    PlayerPreference.objects.create(user=bob, webhook_url="https://example.com/hook", webhook_secret="s")
+    game = services.create_game(creator=alice, kind="scat", num_seats=2)
+    with django_capture_on_commit_callbacks() as queued, transaction.atomic():
+        notifications.notify([bob.pk], NotificationKind.YOUR_TURN, game, {"game": game.public_id, "kind": "scat"})
+    email = Delivery.objects.get(channel="email")
+    webhook = Delivery.objects.get(channel="webhook")
+
+    assert len(queued) == 1  # the webhook's message; the move pays for no email message
+    assert notifications.due_deliveries() == [email.pk]
+    with time_machine.travel(timezone.now() + notifications.OWN_MESSAGE_GRACE + timedelta(seconds=1)):
+        # The webhook's message should have been handled by now: the sweep takes over.
+        assert sorted(notifications.due_deliveries()) == sorted([email.pk, webhook.pk])
