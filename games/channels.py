@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.mail import EmailMessage
+from django.core.mail.backends.base import BaseEmailBackend
 from django.core.serializers.json import DjangoJSONEncoder
 from django.utils import translation
 
@@ -23,9 +24,10 @@ class DeliveryError(Exception):
     """The channel refused or failed; the delivery will be retried."""
 
 
-def send(delivery: Delivery) -> None:
+def send(delivery: Delivery, *, mail_connection: BaseEmailBackend | None = None) -> None:
+    """Send one delivery; `mail_connection` lets a batch of emails share one mail server session."""
     if delivery.channel == Channel.EMAIL:
-        send_email(delivery)
+        send_email(delivery, mail_connection)
     elif delivery.channel == Channel.WEBHOOK:
         send_webhook(delivery)
     else:
@@ -36,7 +38,7 @@ def site_url(path: str) -> str:
     return settings.SITE_URL.rstrip("/") + path
 
 
-def send_email(delivery: Delivery) -> None:
+def send_email(delivery: Delivery, mail_connection: BaseEmailBackend | None = None) -> None:
     from .notifications import text_of
 
     notification = delivery.notification
@@ -53,10 +55,15 @@ def send_email(delivery: Delivery) -> None:
             # The same id on every attempt: mail systems that see it twice keep one copy, as
             # webhook receivers do with X-Slowhand-Delivery.
             headers={"Message-ID": f"<delivery-{delivery.pk}@{urlsplit(settings.SITE_URL).hostname or 'slowhand'}>"},
+            connection=mail_connection,
         )
         try:
+            if mail_connection is not None:
+                mail_connection.open()  # once per batch: later emails find the session open
             message.send()
         except OSError as exc:
+            if mail_connection is not None:
+                mail_connection.close()  # the batch's next email starts a fresh session
             raise DeliveryError(f"mail server: {exc}") from exc
 
 

@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from datetime import timedelta
 from typing import Any
 
+from django.core.mail.backends.base import BaseEmailBackend
 from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
@@ -157,7 +158,7 @@ def claim(delivery_id: int, now=None) -> bool:
     return claimed == 1
 
 
-def deliver(delivery_id: int) -> str:
+def deliver(delivery_id: int, *, mail_connection: BaseEmailBackend | None = None) -> str:
     """Send one delivery if this worker can claim it; returns what happened."""
     from . import channels
 
@@ -165,7 +166,7 @@ def deliver(delivery_id: int) -> str:
         return "skipped"
     delivery = Delivery.objects.select_related("notification__user", "notification__game").get(pk=delivery_id)
     try:
-        channels.send(delivery)
+        channels.send(delivery, mail_connection=mail_connection)
     except channels.DeliveryError as exc:
         return _record_failure(delivery, str(exc))
     Delivery.objects.filter(pk=delivery.pk).update(

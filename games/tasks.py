@@ -6,6 +6,7 @@ import logging
 
 from celery import shared_task
 from django.contrib.auth import get_user_model
+from django.core import mail
 
 from . import notifications, services, sweeps, vacations
 from .dispatch import batches
@@ -39,14 +40,19 @@ def apply_timeouts(game_ids: list[str]) -> int:
 
 @shared_task(acks_late=True, ignore_result=True)
 def deliver(delivery_ids: list[int]) -> list[str]:
-    """Send a batch of deliveries, one after another; each is claimed, so a repeat sends nothing twice."""
+    """Send a batch of deliveries, one after another, its emails over one mail server session
+    (opened by the first of them). Each is claimed, so a repeated task sends nothing twice."""
     outcomes = []
-    for delivery_id in delivery_ids:
-        try:
-            outcomes.append(notifications.deliver(delivery_id))
-        except Exception:
-            logger.exception("Delivery %s failed; the delivery sweep retries it.", delivery_id)
-            outcomes.append("error")
+    mail_connection = mail.get_connection()
+    try:
+        for delivery_id in delivery_ids:
+            try:
+                outcomes.append(notifications.deliver(delivery_id, mail_connection=mail_connection))
+            except Exception:
+                logger.exception("Delivery %s failed; the delivery sweep retries it.", delivery_id)
+                outcomes.append("error")
+    finally:
+        mail_connection.close()
     return outcomes
 
 

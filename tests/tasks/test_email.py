@@ -6,10 +6,11 @@ from datetime import timedelta
 
 import time_machine
 from django.core import mail
+from django.core.mail.backends import locmem
 from django.db import transaction
 from django.utils import timezone
 
-from games import notifications, services
+from games import notifications, services, tasks
 from games.models import Delivery, DeliveryStatus, NotificationKind, PlayerPreference
 
 
@@ -75,3 +76,31 @@ def test_emails_wait_for_the_sweep_and_webhooks_get_a_message_of_their_own(
     with time_machine.travel(timezone.now() + notifications.OWN_MESSAGE_GRACE + timedelta(seconds=1)):
         # The webhook's message should have been handled by now: the sweep takes over.
         assert sorted(notifications.due_deliveries()) == sorted([email.pk, webhook.pk])
+
+
+class SessionCountingBackend(locmem.EmailBackend):
+    """The test outbox, counting mail server sessions as the SMTP backend would open them."""
+
+    sessions = 0
+
+    def open(self) -> bool:
+        if getattr(self, "is_open", False):
+            return False
+        self.is_open = True
+        SessionCountingBackend.sessions += 1
+        return True
+
+    def close(self) -> None:
+        self.is_open = False
+
+
+def test_a_batch_of_emails_shares_one_mail_server_session(alice, bob, charlie, settings):
+    settings.EMAIL_BACKEND = f"{__name__}.SessionCountingBackend"
+    SessionCountingBackend.sessions = 0
+    game = services.create_game(creator=alice, kind="scat", num_seats=2)
+    deliveries = [your_turn_email(user, game).pk for user in (alice, bob, charlie)]
+
+    assert tasks.deliver(deliveries) == ["sent", "sent", "sent"]
+
+    assert len(mail.outbox) == 3
+    assert SessionCountingBackend.sessions == 1
