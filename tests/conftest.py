@@ -101,10 +101,11 @@ def charlie_client(charlie) -> APIClient:
     return client_for(charlie)
 
 
-@pytest.fixture
+@pytest.fixture(autouse=True)
 def fixed_seeds(monkeypatch):
-    """Deterministic shuffles for tests that assume who plays first (a random deal can start with
-    a 31 and move the first turn on): the n-th game started in a test gets seed "test-n"."""
+    """Every test deals the same cards every run, so none depends on a lucky shuffle (a random deal
+    can start with a 31 and move the first turn on): the n-th game started in a test gets seed
+    "test-n". The engine's own property tests draw their seeds from hypothesis instead."""
     from games import services
 
     counter = iter(range(1, 1_000_000))

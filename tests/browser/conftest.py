@@ -73,8 +73,3 @@ def new_page(browser, live_server):
     yield open_page
     for context in contexts:
         context.close()
-
-
-@pytest.fixture(autouse=True)
-def _deterministic_deals(fixed_seeds):
-    """These tests assume seat 0 plays first when seat 1 deals: keep every deal the same."""

@@ -73,8 +73,3 @@ def webhook_receiver() -> Iterator[tuple[str, Receiver]]:
     thread.start()
     yield f"http://127.0.0.1:{server.server_port}/hook", receiver
     server.shutdown()
-
-
-@pytest.fixture(autouse=True)
-def _deterministic_deals(fixed_seeds):
-    """Every run deals the same cards, so no test depends on a lucky shuffle."""
