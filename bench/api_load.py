@@ -57,10 +57,13 @@ from bench.common import (
     Report,
     bench_env,
     children_of,
+    finish_axis,
     free_port,
     percentile,
+    pyplot,
     reset_database,
     rss_kib,
+    save_figure,
     setup_django,
     start_gunicorn,
     stop_group,
@@ -336,39 +339,22 @@ def worker_memory(servers: Servers) -> str:
 
 
 def plot(results: list[dict], path: Path) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     moves = [r for r in results if r["mode"] == "move"]
     floors = [r for r in results if r["mode"] == "floor"]
-    fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.6), dpi=90)
+    fig, (left, right) = pyplot().subplots(1, 2, figsize=(9, 3.6), dpi=90)
     left.plot([r["clients"] for r in moves], [r["rate"] for r in moves], "o-", label="moves (GET + move POST)")
     left.plot([r["clients"] for r in floors], [r["rate"] for r in floors], "s--", label="floor (GET + floor POST)")
-    left.set_xlabel("concurrent clients")
-    left.set_ylabel("POSTs per second")
-    left.set_xscale("log", base=2)
-    left.set_ylim(bottom=0)
-    left.legend(fontsize=8)
-    left.set_title("Throughput")
     right.plot([r["clients"] for r in moves], [r["p95"] for r in moves], "o-", label="move POST p95 latency")
     right.plot([r["clients"] for r in floors], [r["p95"] for r in floors], "s--", label="floor POST p95 latency")
     right.plot([r["clients"] for r in moves], [r["server_p50"] for r in moves], "o:", label="move server time p50")
     right.plot([r["clients"] for r in floors], [r["server_p50"] for r in floors], "s:", label="floor server time p50")
-    right.set_xlabel("concurrent clients")
-    right.set_ylabel("latency (ms)")
-    right.set_xscale("log", base=2)
-    right.set_ylim(bottom=0)
-    right.legend(fontsize=8)
-    right.set_title("POST latency")
+    finish_axis(left, xlabel="concurrent clients", ylabel="POSTs per second", title="Throughput", title_size=None)
+    finish_axis(right, xlabel="concurrent clients", ylabel="latency (ms)", title="POST latency", title_size=None)
     for axis in (left, right):
+        axis.set_xscale("log", base=2)
         axis.set_xticks([r["clients"] for r in moves], [str(r["clients"]) for r in moves])
-        axis.grid(alpha=0.3)
     fig.suptitle(f"Slowhand API on gunicorn ({os.cpu_count()} sync workers), PostgreSQL, Redis", fontsize=10)
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+    save_figure(fig, path)
 
 
 def main() -> None:

@@ -308,6 +308,32 @@ def wait_for_quiet(threshold: float = 1.0, limit: float = 180.0) -> str:
     return f"waited {time.monotonic() - start:.0f} s for the load average to fall below {threshold} ({quiet})"
 
 
+def pyplot():
+    """matplotlib's pyplot, drawing to files only (installed by the `bench` extra)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def finish_axis(axis, *, xlabel: str, ylabel: str, title: str, title_size: float | None = 10) -> None:
+    """The look every benchmark plot shares: labelled axes from zero up, a light grid, a small legend."""
+    axis.set_xlabel(xlabel)
+    axis.set_ylabel(ylabel)
+    axis.set_ylim(bottom=0)
+    axis.set_title(title, fontsize=title_size)
+    axis.grid(alpha=0.3)
+    axis.legend(fontsize=8)
+
+
+def save_figure(fig, path: Path) -> None:
+    fig.tight_layout()
+    fig.savefig(path)
+    pyplot().close(fig)
+
+
 def percentile(values: list[float], share: float) -> float:
     """The nearest-rank percentile (share 0.5 = median, 0.95 = p95)."""
     if not values:

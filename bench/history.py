@@ -31,7 +31,18 @@ import argparse
 import time
 from pathlib import Path
 
-from bench.common import RESULTS, PrivateRedis, Report, median, percentile, reset_database, setup_django
+from bench.common import (
+    RESULTS,
+    PrivateRedis,
+    Report,
+    finish_axis,
+    median,
+    percentile,
+    pyplot,
+    reset_database,
+    save_figure,
+    setup_django,
+)
 
 
 def started_game(index: int):
@@ -121,28 +132,21 @@ def profile(move, count: int) -> list[str]:
 
 
 def plot(rows: list[dict], path: Path) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     lengths = [r["length"] for r in rows]
-    fig, axis = plt.subplots(figsize=(6, 3.6), dpi=90)
+    fig, axis = pyplot().subplots(figsize=(6, 3.6), dpi=90)
     axis.plot(lengths, [r["median"] * 1000 for r in rows], "o-", label="median")
     axis.plot(lengths, [r["p90"] * 1000 for r in rows], "s--", label="p90")
     base = rows[0]["median"] * 1000
     axis.axhspan(base * 0.8, base * 1.2, color="green", alpha=0.1, label="±20% of the shortest history's median")
     axis.set_xscale("log")
     axis.set_xticks(lengths, [f"{n:,}" for n in lengths])
-    axis.set_ylim(bottom=0)
-    axis.set_xlabel("moves already in the game's history")
-    axis.set_ylabel("server time of a move POST (ms)")
-    axis.set_title("Move time against history length (in-process, PostgreSQL)", fontsize=10)
-    axis.grid(alpha=0.3)
-    axis.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+    finish_axis(
+        axis,
+        xlabel="moves already in the game's history",
+        ylabel="server time of a move POST (ms)",
+        title="Move time against history length (in-process, PostgreSQL)",
+    )
+    save_figure(fig, path)
 
 
 def main() -> None:

@@ -26,30 +26,33 @@ import time
 from pathlib import Path
 
 from bench.api_load import Job, Servers, make_players, run_clients
-from bench.common import RESULTS, PrivateRedis, Report, reset_database, rss_kib, setup_django
+from bench.common import (
+    RESULTS,
+    PrivateRedis,
+    Report,
+    finish_axis,
+    pyplot,
+    reset_database,
+    rss_kib,
+    save_figure,
+    setup_django,
+)
 
 TIME_LIMIT = 900.0
 
 
 def plot(samples: list[tuple[int, list[float]]], path: Path) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, axis = plt.subplots(figsize=(6, 3.4), dpi=90)
+    fig, axis = pyplot().subplots(figsize=(6, 3.4), dpi=90)
     workers = len(samples[0][1])
     for worker in range(workers):
         axis.plot([m for m, _ in samples], [rss[worker] for _, rss in samples], label=f"worker {worker + 1}")
-    axis.set_xlabel("moves accepted by the site")
-    axis.set_ylabel("resident memory (MiB)")
-    axis.set_ylim(bottom=0)
-    axis.set_title("gunicorn worker RSS while moves are played", fontsize=10)
-    axis.grid(alpha=0.3)
-    axis.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+    finish_axis(
+        axis,
+        xlabel="moves accepted by the site",
+        ylabel="resident memory (MiB)",
+        title="gunicorn worker RSS while moves are played",
+    )
+    save_figure(fig, path)
 
 
 def main() -> None:
