@@ -1,15 +1,23 @@
+from typing import Any
+
 from django import forms
 from django.conf import settings
 from django.contrib.auth.forms import UserCreationForm
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
 from django.utils.translation import gettext_lazy as _
 
-from .models import TIME_ZONES, User
+from . import login_limits, services
+from .models import TIME_ZONES, User, lock_account_names
 from .validators import (
     DISPLAY_NAME_MAX,
     TOKEN_NAME_MAX,
     validate_display_name,
+    validate_display_name_for,
     validate_language,
+    validate_new_username,
     validate_time_zone,
+    validate_username_characters,
 )
 
 
@@ -22,9 +30,28 @@ class SignupForm(UserCreationForm):
 
     def clean_username(self) -> str:
         username = self.cleaned_data["username"]
-        if User.objects.filter(username__iexact=username).exists():
-            raise forms.ValidationError(_("That username is taken (names are compared without regard to case)."))
+        validate_username_characters(username)
+        validate_new_username(username)
         return username
+
+    def save(self, commit: bool = True) -> User:
+        self.instance.refresh_name_keys()
+        return super().save(commit=commit)
+
+    def save_checked(self) -> User:
+        """Save the new account, checking its name once more under a lock that every signup takes: two
+        look-alike names signing up at the same instant would otherwise both pass clean_username.
+        Raises ValidationError (for the username) when the name was taken meanwhile."""
+        with transaction.atomic():
+            lock_account_names()
+            validate_new_username(self.cleaned_data["username"])
+            try:
+                with transaction.atomic():
+                    return self.save()
+            except IntegrityError as exc:  # a case variant that slipped past: the unique index caught it
+                raise ValidationError(
+                    _("That username is taken, or looks too much like one that is."), code="username_taken"
+                ) from exc
 
 
 class ProfileForm(forms.ModelForm):
@@ -66,12 +93,44 @@ class ProfileForm(forms.ModelForm):
         },
     )
 
+    current_password = forms.CharField(
+        label=_("Current password"),
+        required=False,
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+        help_text=_("Needed only to change your email address."),
+    )
+
     class Meta:
         model = User
         fields = ("display_name", "email", "time_zone", "language")
 
+    def __init__(self, *args: Any, client_address: str = "", **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.client_address = client_address
+
     def clean_display_name(self) -> str:
-        return self.cleaned_data["display_name"].strip()
+        display_name = self.cleaned_data["display_name"].strip()
+        validate_display_name_for(self.instance, display_name)
+        return display_name
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()
+        if "email" in cleaned:
+            # self.instance still holds the saved address: the form's values reach it after clean().
+            try:
+                services.confirm_email_change(
+                    user=self.instance,
+                    new_email=cleaned["email"],
+                    password=cleaned.get("current_password", ""),
+                    address=self.client_address,
+                )
+            except services.AccountError as exc:
+                self.add_error("current_password", exc.message)
+            except login_limits.LoginLocked as locked:
+                wait = login_limits.wait_text(locked.retry_after)
+                self.add_error("current_password", login_limits.LOCKED_MESSAGE % {"wait": wait})
+        return cleaned
 
 
 class TokenCreateForm(forms.Form):
@@ -83,4 +142,12 @@ class TokenCreateForm(forms.Form):
             "required": _("Give the token a name, such as the program that will use it."),
             "max_length": _("Shorten the token's name to %(limit_value)d characters or fewer."),
         },
+    )
+
+
+class BlockForm(forms.Form):
+    username = forms.CharField(
+        label=_("Player to block"),
+        max_length=150,
+        error_messages={"required": _("Type the username of the player to block.")},
     )

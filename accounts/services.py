@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -11,8 +12,12 @@ from django.db.models import Prefetch, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.models import Game, GameStatus, Move, Seat, Turn
+from games.models import Game, GameStatus, Move, PlayerPreference, Seat, Turn
+from live import userlog as live_log
+from live.models import EventKind
+from live.userlog import UserEvent
 
+from . import login_limits
 from . import ratings as rating_model
 from .models import ApiToken, PlayerStats, Rating, RatingHistory, User
 from .stats import MoveRecord, SeatResult, TurnRecord, opening_events, seat_results
@@ -53,13 +58,17 @@ def create_token(*, user: User, name: str) -> tuple[ApiToken, str]:
         raise AccountError(
             _("Shorten the token's name to %(max)d characters or fewer.") % {"max": TOKEN_NAME_MAX}, "long_name", "name"
         )
-    if ApiToken.objects.active().filter(user=user).count() >= MAX_ACTIVE_TOKENS:
-        raise AccountError(
-            _("You have %(max)d tokens, the most one account may hold; revoke one you no longer use first.")
-            % {"max": MAX_ACTIVE_TOKENS},
-            "too_many_tokens",
-        )
-    return ApiToken.issue(user=user, name=name)
+    with transaction.atomic():
+        # Counted under a lock on the account: requests at once would otherwise all count the same
+        # tokens and all pass the cap (SQLite's IMMEDIATE transactions queue them anyway).
+        User.objects.select_for_update().filter(pk=user.pk).values_list("pk", flat=True).get()
+        if ApiToken.objects.active().filter(user=user).count() >= MAX_ACTIVE_TOKENS:
+            raise AccountError(
+                _("You have %(max)d tokens, the most one account may hold; revoke one you no longer use first.")
+                % {"max": MAX_ACTIVE_TOKENS},
+                "too_many_tokens",
+            )
+        return ApiToken.issue(user=user, name=name)
 
 
 def revoke_token(*, user: User, token_id: str) -> ApiToken:
@@ -67,9 +76,39 @@ def revoke_token(*, user: User, token_id: str) -> ApiToken:
     token = ApiToken.objects.active().filter(user=user, public_id=token_id).first()
     if token is None:
         raise AccountError(_("You have no active token with that id."), "not_found", "token")
-    token.revoked_at = timezone.now()
-    token.save(update_fields=["revoked_at"])
+    with transaction.atomic():
+        token.revoked_at = timezone.now()
+        token.save(update_fields=["revoked_at"])
+        live_log.append([UserEvent(user.pk, EventKind.CREDENTIALS)])  # its open streams close
     return token
+
+
+def confirm_email_change(*, user: User, new_email: str, password: str, address: str) -> None:
+    """A new email address takes the current password: whoever holds only an API token or an open
+    session must not be able to point password resets at a mailbox of theirs. The check counts
+    against the same login limits as the login page. Raises AccountError, or LoginLocked."""
+    if new_email.strip().casefold() == (user.email or "").casefold():
+        return
+    if not password:
+        raise AccountError(
+            _("Type your current password to change your email address."), "password_required", "current_password"
+        )
+    attempt = login_limits.start_login_attempt(user.username, address)
+    if not user.check_password(password):
+        attempt.failed()
+        message = _("Your current password is not right; type it again.")
+        raise AccountError(message, "wrong_password", "current_password")
+    attempt.succeeded()
+
+
+def password_changed(*, user: User) -> None:
+    """After a password change or reset, whoever held the old password loses what it gave them: every
+    API token is revoked and the webhook signing secret replaced. Other sessions end by themselves,
+    since a session remembers a hash of the password it was opened with."""
+    now = timezone.now()
+    ApiToken.objects.active().filter(user=user).update(revoked_at=now)
+    live_log.append([UserEvent(user.pk, EventKind.CREDENTIALS)])  # every open stream of theirs closes
+    PlayerPreference.objects.filter(user=user).exclude(webhook_secret="").update(webhook_secret=secrets.token_hex(24))
 
 
 # --- statistics and ratings ------------------------------------------------------------------
@@ -107,7 +146,7 @@ def record_finished_game(*, game: Game, seats: Sequence[Seat]) -> None:
 
 
 def game_results(game: Game, moves: Sequence[MoveRecord], turns: Sequence[TurnRecord]) -> list[SeatResult]:
-    events = opening_events(game.kind, game.num_seats, game.options, game.seed)
+    events = opening_events(game.kind, game.num_seats, game.options, game.seed, game.rules_edition)
     for move in moves:
         events.extend(move.events)
     return seat_results(outcome=game.outcome, events=events, moves=moves, turns=turns)
@@ -134,7 +173,7 @@ def fold_game(
             rated.append((seat, (seat.user_id, "")))
         elif seat.bot_level:
             rated.append((seat, (None, seat.bot_level)))
-    if len(rated) < 2:
+    if len(rated) < 2 or not game.rated:
         return []
     before = [(ratings[key].mu, ratings[key].sigma) for _seat, key in rated]
     after = rating_model.rate(before, [results[seat.index].place for seat, _key in rated])

@@ -124,16 +124,17 @@ def _count_turns(results: list[SeatResult], moves: Sequence[MoveRecord], turns: 
             result.move_time_ms += max(0, round((turn.ended_at - turn.started_at).total_seconds() * 1000))
 
 
-def opening_events(kind: str, num_seats: int, options: dict[str, Any], seed: str) -> list[Event]:
+def opening_events(kind: str, num_seats: int, options: dict[str, Any], seed: str, edition: int) -> list[Event]:
     """The events of the opening deal, which happen before the first move and so are in no Move row.
 
-    Scattle keeps them in its state. Scat keeps only the deal itself; a 31 on the opening deal
-    (about one game in a few hundred) is recovered from the state it leaves behind: who showed
-    a 31 (the last one, should several opening hands end that way) and the lives it cost.
+    The state keeps them (version 0), except in a first-edition Scat game, which kept only the latest
+    deal: there a 31 on the opening deal (about one game in a few hundred) is recovered from the
+    state it leaves behind: who showed a 31 (the last one, should several opening hands end that
+    way) and the lives it cost.
     """
     rules = get_rules(kind)
-    state = rules.new_game(num_seats, options, seed)
-    if kind != "scat":
+    state = rules.new_game(num_seats, options, seed, edition=edition)
+    if kind != "scat" or edition >= 2:
         return list(state.get("deal_events") or [])
     shown = state.get("last_showdown")
     if not shown:

@@ -3,15 +3,15 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
-from . import views
+from . import login_views, views
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
-    path("login/", auth_views.LoginView.as_view(template_name="accounts/login.html"), name="login"),
+    path("login/", login_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(template_name="accounts/logged_out.html"), name="logout"),
     path(
         "password/reset/",
-        auth_views.PasswordResetView.as_view(
+        login_views.PasswordResetView.as_view(
             template_name="accounts/password_reset_form.html",
             email_template_name="accounts/email/password_reset.txt",
             subject_template_name="accounts/email/password_reset_subject.txt",

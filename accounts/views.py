@@ -9,6 +9,7 @@ from django.conf import settings
 from django.contrib.auth import login, update_session_auth_hash
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import PasswordChangeForm, SetPasswordForm
+from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -17,12 +18,13 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
+from config.client_address import client_address
 from games.engine import KINDS
 from games.models import GameKind
 
-from . import selectors, services
+from . import blocks, login_limits, selectors, services
 from .charts import rating_chart
-from .forms import ProfileForm, SignupForm, TokenCreateForm
+from .forms import BlockForm, ProfileForm, SignupForm, TokenCreateForm
 from .models import ApiToken, User
 
 LEADERBOARD_PAGE_SIZE = 50
@@ -38,9 +40,13 @@ def signup(request: HttpRequest) -> HttpResponse:
         next_url = "/"
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user = form.save()
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        return redirect(next_url)
+        try:
+            user = form.save_checked()
+        except ValidationError as exc:
+            form.add_error("username", exc)
+        else:
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            return redirect(next_url)
     return render(request, "accounts/signup.html", {"form": form, "next": next_url})
 
 
@@ -97,6 +103,20 @@ class PasswordForm(PasswordChangeForm):
         "password_mismatch": _("Type the same new password in both fields."),
     }
 
+    def __init__(self, user: User, *args: Any, client_address: str = "", **kwargs: Any) -> None:
+        super().__init__(user, *args, **kwargs)
+        self.client_address = client_address
+
+    def clean_old_password(self) -> str:
+        # A password check like a login's, and the same prize (the next step sets a new password):
+        # counted by the login limits, so that an open session cannot guess it without end.
+        return login_limits.checked_in_a_form(self.user.username, self.client_address, super().clean_old_password)
+
+    def save(self, commit: bool = True) -> User:
+        user = super().save(commit)
+        services.password_changed(user=user)
+        return user
+
 
 class ResetPasswordForm(SetPasswordForm):
     error_messages = {
@@ -104,11 +124,18 @@ class ResetPasswordForm(SetPasswordForm):
         "password_mismatch": _("Type the same new password in both fields."),
     }
 
+    def save(self, commit: bool = True) -> User:
+        user = super().save(commit)
+        services.password_changed(user=user)
+        return user
+
 
 SAVED_MESSAGES = {
     "profile": _("Your profile is saved."),
     "password": _("Your password is changed."),
     "revoked": _("The token is revoked; programs using it can no longer sign in."),
+    "blocked": _("The player is blocked."),
+    "unblocked": _("The player is no longer blocked."),
 }
 
 
@@ -120,6 +147,8 @@ def render_settings(request: HttpRequest, **overrides: Any) -> HttpResponse:
         "password_form": PasswordForm(user),
         "token_form": TokenCreateForm(),
         "tokens": list(ApiToken.objects.active().filter(user=user).order_by("-created_at")),
+        "block_form": BlockForm(),
+        "blocks": blocks.blocked_players(user),
         "new_key": None,
         "new_token": None,
         "saved": SAVED_MESSAGES.get(request.GET.get("saved", "")),
@@ -147,7 +176,9 @@ def settings_page(request: HttpRequest) -> HttpResponse:
 @require_POST
 def settings_profile(request: HttpRequest) -> HttpResponse:
     # A fresh copy: a form that fails validation must not alter request.user for the rest of the page.
-    form = ProfileForm(request.POST, instance=User.objects.get(pk=request.user.pk))
+    form = ProfileForm(
+        request.POST, instance=User.objects.get(pk=request.user.pk), client_address=client_address(request)
+    )
     if not form.is_valid():
         return render_settings(request, profile_form=form)
     user = form.save()
@@ -159,7 +190,7 @@ def settings_profile(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def settings_password(request: HttpRequest) -> HttpResponse:
-    form = PasswordForm(request.user, request.POST)
+    form = PasswordForm(request.user, request.POST, client_address=client_address(request))
     if not form.is_valid():
         return render_settings(request, password_form=form)
     form.save()
@@ -190,3 +221,27 @@ def settings_token_revoke(request: HttpRequest, token_id: str) -> HttpResponse:
     except services.AccountError as exc:
         raise Http404(exc.message) from exc
     return settings_saved("revoked", "tokens")
+
+
+@login_required
+@require_POST
+def settings_block(request: HttpRequest) -> HttpResponse:
+    form = BlockForm(request.POST)
+    if form.is_valid():
+        try:
+            blocks.block_player(blocker=request.user, username=form.cleaned_data["username"])
+        except blocks.BlockError as exc:
+            form.add_error("username", exc.message)
+        else:
+            return settings_saved("blocked", "blocks")
+    return render_settings(request, block_form=form)
+
+
+@login_required
+@require_POST
+def settings_unblock(request: HttpRequest) -> HttpResponse:
+    try:
+        blocks.unblock_player(blocker=request.user, username=request.POST.get("username", ""))
+    except blocks.BlockError as exc:
+        raise Http404(exc.message) from exc
+    return settings_saved("unblocked", "blocks")

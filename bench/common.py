@@ -157,6 +157,18 @@ def start_gunicorn(
     return process
 
 
+def start_asgi_server(env: dict[str, str], port: int, workers: int, log: Path) -> subprocess.Popen:
+    """gunicorn config.asgi:application with uvicorn workers (production's command for the site with
+    its event streams), in its own group. It runs on the CPUs this process may use when it starts."""
+    command = [str(VENV_BIN / "gunicorn"), "config.asgi:application", "-k", "uvicorn_worker.UvicornWorker"]
+    command += ["--workers", str(workers), "--bind", f"127.0.0.1:{port}", "--log-level", "warning", "--timeout", "60"]
+    process = subprocess.Popen(
+        command, cwd=ROOT, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT, start_new_session=True
+    )
+    wait_for_port(port)
+    return process
+
+
 def start_celery_worker(
     env: dict[str, str], log: Path, *, concurrency: int = 2, beat: bool = False
 ) -> subprocess.Popen:
@@ -375,7 +387,7 @@ class Report:
 
 
 # The benchmarks in the order of bench/results/results.txt.
-ORDER = ("engine", "bots", "sweep", "api_load", "history", "memory", "fault_worker_kill", "fault_redis_down")
+ORDER = ("engine", "bots", "sweep", "api_load", "history", "memory", "fault_worker_kill", "fault_redis_down", "streams")
 
 
 def collect_results() -> Path:

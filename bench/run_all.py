@@ -2,7 +2,7 @@
 
     .venv/bin/python -m bench.run_all [--skip sweep,memory]
 
-About 25 minutes on two cores. Each script prints its figures and saves them under bench/results/
+About 35 minutes on two cores. Each script prints its figures and saves them under bench/results/
 (with its plots); bench/results/results.txt gathers the latest figures of all of them.
 """
 

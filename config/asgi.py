@@ -1,6 +1,18 @@
+"""The ASGI application: the site with its live event streams (live/).
+
+gunicorn config.asgi:application -k uvicorn_worker.UvicornWorker     (production)
+uvicorn config.asgi:application                                     (make run)
+"""
+
 import os
 
+from django.conf import settings
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-application = get_asgi_application()
+os.environ.setdefault("SLOWHAND_SERVER", "asgi")  # settings: psycopg's connection pool
+django_application = get_asgi_application()
+
+from config.concurrency import SyncRequestLimit  # noqa: E402 (needs the settings loaded)
+
+application = SyncRequestLimit(django_application, settings.ASGI_SYNC_REQUESTS)

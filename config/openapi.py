@@ -17,9 +17,9 @@ ERROR_DESCRIPTIONS = {
     "400": "Malformed request or illegal action",
     "401": "Not authenticated",
     "403": "Not allowed (not seated, not your turn, not the creator)",
-    "404": "No such object, or one you may not see",
+    "404": "No such object, or one you may not see (or no such page)",
     "409": "Conflict (stale version, game not open or not running)",
-    "415": "The body is not JSON (or form data)",
+    "415": "The body is not JSON",
     "429": "Rate limit exceeded; see Retry-After",
 }
 
@@ -31,8 +31,12 @@ def add_error_responses(result: dict[str, Any], generator, request, public) -> d
         has_object = "{" in path
         for operation in operations.values():
             responses = operation.setdefault("responses", {})
+            # A page past the last one is a 404 (DRF's pagination), with or without an object.
+            paged = any(p.get("in") == "query" and p.get("name") == "page" for p in operation.get("parameters", []))
             for status, description in ERROR_DESCRIPTIONS.items():
-                if status in ("404", "409") and not has_object:
+                if status == "404" and not (has_object or paged):
+                    continue
+                if status == "409" and not has_object:
                     continue
                 if status == "415" and "requestBody" not in operation:
                     continue

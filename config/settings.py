@@ -2,6 +2,7 @@
 
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 import dj_database_url
@@ -20,6 +21,16 @@ def env_bool(name: str, default: bool) -> bool:
 
 def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+def env_count(name: str, default: int) -> int:
+    try:
+        value = int(os.environ.get(name) or default)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise ImproperlyConfigured(f"{name} must be a whole number, 0 or more.")
+    return value
 
 
 DEBUG = env_bool("DJANGO_DEBUG", True)
@@ -52,15 +63,19 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "accounts",
     "games",
+    "live",
     "frontend",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Outside the rest, so it sees the pages they and Django answer with; inside SecurityMiddleware,
+    # so its JSON gets the security headers.
+    "config.middleware.ApiErrorShapeMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
-    "django.middleware.common.CommonMiddleware",
+    "config.middleware.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "accounts.middleware.UserTimeZoneMiddleware",
@@ -69,6 +84,9 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "config.urls"
+# Error reports (the DEBUG 500 page, the admins' emails) hide the games' hands, stock and seed.
+DEFAULT_EXCEPTION_REPORTER_FILTER = "config.error_reports.GameSecretsReporterFilter"
+DEFAULT_EXCEPTION_REPORTER = "config.error_reports.GameSecretsExceptionReporter"
 WSGI_APPLICATION = "config.wsgi.application"
 ASGI_APPLICATION = "config.asgi.application"
 
@@ -95,9 +113,38 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+# Under ASGI: the connections a process's pool holds, and the requests to synchronous views it runs
+# at once (config.concurrency), fewer, so that the streams' reads always find a connection.
+DATABASE_POOL_SIZE = int(os.environ.get("DATABASE_POOL_SIZE", "20"))
+ASGI_SYNC_REQUESTS = int(os.environ.get("ASGI_SYNC_REQUESTS", str(max(1, DATABASE_POOL_SIZE - 4))))
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
-    # Wait for a writer instead of failing at once when the dev server and the worker overlap.
-    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    # SQLite has one writer at a time and no row locks (select_for_update does nothing here). A
+    # default (DEFERRED) transaction reads, then asks for the write lock at its first write; when
+    # another connection wrote in between, waiting cannot help (what it read is stale), so SQLite
+    # fails it at once with "database is locked", a 500. IMMEDIATE takes the write lock at BEGIN:
+    # writers queue on the busy timeout (seconds) and each reads only once it holds the lock.
+    # WAL lets reads run beside the writer; synchronous=NORMAL is safe with WAL (a power cut can
+    # lose the last commits, never corrupt the file). Django runs each ";"-separated statement of
+    # init_command on every new connection.
+    DATABASES["default"]["OPTIONS"] = {
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+    }
+    if DATABASES["default"]["NAME"] not in ("", ":memory:"):
+        # Tests get a file, not Django's in-memory default, so that threads in the concurrency
+        # tests write over connections of their own; one file per test process.
+        test_file = Path(tempfile.gettempdir()) / f"slowhand-test-{os.getpid()}.sqlite3"
+        DATABASES["default"]["TEST"] = {"NAME": str(test_file)}
+elif os.environ.get("SLOWHAND_SERVER") == "asgi":
+    # Under ASGI (config/asgi.py sets this) long-lived streams would each keep a persistent
+    # connection; psycopg's pool lends one for each read instead, and takes it back at once.
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": min(2, DATABASE_POOL_SIZE),
+        "max_size": DATABASE_POOL_SIZE,
+        "timeout": 10,
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "accounts.User"
@@ -119,6 +166,9 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "/static/"
+# With DEBUG (make run) whitenoise serves the apps' static files as they are, without collectstatic.
+WHITENOISE_USE_FINDERS = DEBUG
+WHITENOISE_AUTOREFRESH = DEBUG
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -150,6 +200,20 @@ if not DEBUG:
     CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
+# --- Client addresses and limits ------------------------------------------------------------
+# How many proxies of our own stand in front of the web processes, each appending to
+# X-Forwarded-For. 0: the header is ignored (anyone can write it) and REMOTE_ADDR is the client.
+# config/client_address.py reads it for every per-address limit; DRF's NUM_PROXIES agrees.
+TRUSTED_PROXY_COUNT = env_count("TRUSTED_PROXY_COUNT", 0)
+# Failed logins per (username, client address) before the pair is locked; the lock starts at
+# LOGIN_LOCK_SECONDS and doubles with each further failure up to LOGIN_LOCK_MAX_SECONDS.
+LOGIN_FAILURES_BEFORE_LOCK = env_count("LOGIN_FAILURES_BEFORE_LOCK", 5)
+LOGIN_LOCK_SECONDS = env_count("LOGIN_LOCK_SECONDS", 60)
+LOGIN_LOCK_MAX_SECONDS = env_count("LOGIN_LOCK_MAX_SECONDS", 3600)
+# Password-reset requests per hour: per client address, and per email address asked for.
+PASSWORD_RESETS_PER_ADDRESS_PER_HOUR = env_count("PASSWORD_RESETS_PER_ADDRESS_PER_HOUR", 5)
+PASSWORD_RESETS_PER_EMAIL_PER_HOUR = env_count("PASSWORD_RESETS_PER_EMAIL_PER_HOUR", 3)
+
 # --- REST API -------------------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -159,16 +223,20 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
-    "DEFAULT_THROTTLE_CLASSES": [
-        "rest_framework.throttling.AnonRateThrottle",
-        "rest_framework.throttling.UserRateThrottle",
-        "accounts.throttles.TokenRateThrottle",
-    ],
+    # Per client address (config.client_address) for anonymous requests, per user and per token for
+    # the rest, counted in one round trip (accounts/throttles.py). NUM_PROXIES makes any other DRF
+    # throttle read X-Forwarded-For the same way (None would trust it from anyone).
+    "DEFAULT_THROTTLE_CLASSES": ["accounts.throttles.ApiRateThrottle"],
+    "NUM_PROXIES": TRUSTED_PROXY_COUNT,
     "DEFAULT_THROTTLE_RATES": {
         "anon": os.environ.get("API_THROTTLE_ANON", "60/minute"),
         "user": os.environ.get("API_THROTTLE_USER", "600/minute"),
         "token": os.environ.get("API_THROTTLE_TOKEN", os.environ.get("API_THROTTLE_USER", "600/minute")),
     },
+    # The API speaks JSON only (the pages' forms are not part of it); drf-spectacular documents
+    # request bodies in the parsers' content types. DRF's JSONParser, bounded in body size and
+    # in nesting depth (config.parsers).
+    "DEFAULT_PARSER_CLASSES": ["config.parsers.BoundedJSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "config.api_errors.api_exception_handler",
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
@@ -185,11 +253,16 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "ENUM_NAME_OVERRIDES": {
         "GameKindEnum": "games.engine.KINDS",
+        # The game's status keeps its name beside the review's own status.
+        "StatusEnum": "games.models.GameStatus",
         "NotificationKindEnum": "games.models.NotificationKind",
+        # A seat's bot_level and a new game's bots: one enum, not two names for the same levels.
+        "BotLevelEnum": "games.engine.bots.BOT_LEVELS",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "config.openapi.add_error_responses",
+        "live.schema.add_streams",
     ],
 }
 
@@ -231,13 +304,25 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE = {
-    "sweep-timeouts": {"task": "games.tasks.sweep_timeouts", "schedule": 30.0},
+    # Every 2 s, so a turn is played out within seconds of its deadline: the claim is one scan of a
+    # partial index (about a millisecond at 100,000 games when nothing is due).
+    "sweep-timeouts": {"task": "games.tasks.sweep_timeouts", "schedule": 2.0},
     "sweep-reminders": {"task": "games.tasks.sweep_reminders", "schedule": 30.0},
     # Emails go out with this sweep (and retries, and whatever a lost message left behind).
     "sweep-deliveries": {"task": "games.tasks.sweep_deliveries", "schedule": 10.0},
     "sweep-vacations": {"task": "games.tasks.sweep_vacations", "schedule": 300.0},
     "send-digests": {"task": "games.tasks.send_digests", "schedule": 900.0},
+    "prune-stream-logs": {"task": "live.tasks.prune_stream_logs", "schedule": 3600.0},
+    "sweep-reviews": {"task": "games.tasks.sweep_reviews", "schedule": 600.0},
 }
+# Post-game reviews are long simulations: a queue of their own, so that a deployment can give them
+# their own workers (`make run`'s one worker reads both queues).
+CELERY_TASK_ROUTES = {"games.tasks.review_game": {"queue": "reviews"}}
+
+# Live event streams (live/): a keep-alive after this many seconds without an event.
+LIVE_KEEPALIVE_SECONDS = float(os.environ.get("LIVE_KEEPALIVE_SECONDS", "10"))
+# With Redis, the database is asked this often too, in case a message was lost.
+LIVE_DATABASE_CHECK_SECONDS = float(os.environ.get("LIVE_DATABASE_CHECK_SECONDS", "5"))
 
 REQUIRE_SERVICES = env_bool("REQUIRE_SERVICES", False)
 TESTING = "pytest" in sys.modules
@@ -246,7 +331,9 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    # Database errors quote the failing row (a game's seed and snapshot among its columns): redacted.
+    "filters": {"game_secrets": {"()": "config.error_reports.RedactGameSecrets"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain", "filters": ["game_secrets"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     "loggers": {"django.db.backends": {"level": "INFO"}},
 }

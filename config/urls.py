@@ -3,13 +3,18 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts.language import switch_language
+from accounts.login_views import AdminLoginForm
 
 from .health import healthz
 
 api_v1 = [
     path("", include("accounts.api.urls")),
     path("", include("games.api.urls")),
+    path("", include("live.urls")),
 ]
+
+# The admin's login counts failed passwords like the site's (accounts.login_limits).
+admin.site.login_form = AdminLoginForm
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
@@ -25,5 +30,7 @@ urlpatterns = [
     path("", include("frontend.urls")),
 ]
 
+handler400 = "config.errors.bad_request"
+handler403 = "config.errors.permission_denied"
 handler404 = "config.errors.not_found"
 handler500 = "config.errors.server_error"

@@ -20,6 +20,7 @@ MESSAGES = {
     "bad_bot_level": _("There is no such computer player."),
     "too_many": _("There are not enough seats for you, the invited players and the computer players."),
     "bad_invite_days": _("Invitations expire after 1 to 60 days."),
+    "advice_in_rated_game": _("Advice is only for unrated games."),
     "duplicate_invite": _("Each player can be invited once."),
     "invite_self": _("You are already in your own game."),
     "unknown_user": _("There is no player by that name."),
@@ -37,6 +38,11 @@ MESSAGES = {
     "stale_version": _("The game has moved on; look again and retry."),
     "not_your_turn": _("It is not your turn."),
     "not_found": _("There is no such game, or you may not see it."),
+    "bad_preset": _("There are no such rules to start from."),
+    "cannot_invite": _("You cannot invite that player."),
+    "too_many_invitations": _("That player already has invitations from you waiting for an answer."),
+    "invitation_limit": _("You have sent as many invitations today as one player may; try again tomorrow."),
+    "blocked": _("You cannot join this game."),
 }
 
 

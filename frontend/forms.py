@@ -66,6 +66,9 @@ class NewGameForm(forms.Form):
     timeout_policy = forms.ChoiceField(
         label=_("When time runs out"), choices=TimeoutPolicy.choices, initial=TimeoutPolicy.AUTOPLAY
     )
+    expert_bots = forms.IntegerField(
+        label=_("Computer players (expert)"), min_value=0, max_value=8, initial=0, required=False
+    )
     good_bots = forms.IntegerField(
         label=_("Computer players (good)"), min_value=0, max_value=8, initial=0, required=False
     )
@@ -83,6 +86,23 @@ class NewGameForm(forms.Form):
     )
     is_private = forms.BooleanField(
         label=_("Private game"), required=False, help_text=_("Only invited players see it; it is not in the lobby.")
+    )
+    rated = forms.BooleanField(
+        label=_("Rated game"), required=False, initial=True, help_text=_("Its result changes the players' ratings.")
+    )
+    advice = forms.BooleanField(
+        label=_("Advice on each turn"),
+        required=False,
+        help_text=_("Shows each action's chances on your turn, from the cards you have seen; unrated games only."),
+    )
+    preset = forms.ChoiceField(
+        label=_("Start from"),
+        required=False,
+        choices=[("", _("today's rules (the defaults below)")), ("original", _("the original rules of the seed"))],
+        help_text=_(
+            "The original rules: Scattle with one deck, 25 points and shared places; Scat with no limit on a "
+            "hand's rounds. Options you change below still apply."
+        ),
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -124,17 +144,25 @@ class NewGameForm(forms.Form):
                 self.add_error("bank_cap", _("A bank cannot hold less than it starts with."))
         elif data.get("move_time_limit") in (None, ""):
             self.add_error("move_time_limit", _("Choose a time."))
+        if data.get("advice") and data.get("rated"):
+            self.add_error("advice", _("Advice is only for unrated games: untick “Rated game”."))
         return data
 
     def options(self) -> dict[str, Any]:
+        """The options changed from their defaults (a preset fills the others)."""
         kind = self.cleaned_data["kind"]
         prefix = f"{kind}-"
-        return {name[len(prefix) :]: self.cleaned_data[name] for name in self.option_fields[kind]}
+        defaults = {spec["name"]: spec["default"] for spec in get_rules(kind).option_specs()}
+        chosen = {name[len(prefix) :]: self.cleaned_data[name] for name in self.option_fields[kind]}
+        return {name: value for name, value in chosen.items() if value != defaults[name]}
+
+    def auto_table(self) -> list[dict[str, Any]]:
+        """What "auto" means by seat count, for the script that explains it next to the options."""
+        return get_rules("scattle").auto_table()
 
     def bots(self) -> list[str]:
-        return ["good"] * (self.cleaned_data.get("good_bots") or 0) + ["random"] * (
-            self.cleaned_data.get("random_bots") or 0
-        )
+        counts = {level: self.cleaned_data.get(f"{level}_bots") or 0 for level in ("expert", "good", "random")}
+        return [level for level, count in counts.items() for _copy in range(count)]
 
     def invitees(self) -> list[str]:
         return [name for name in re.split(r"[\s,;]+", self.cleaned_data.get("invite") or "") if name]
@@ -164,12 +192,43 @@ def default_label(spec: dict[str, Any]) -> str:
         return str(_("none"))
     if value == "random":
         return str(_("at random"))
-    return choice_label(spec["name"], value)
+    return choice_label(spec["name"], value)  # "auto" included
+
+
+class AutoOrNumberField(forms.CharField):
+    """A number option that also takes "auto" (and, for int_or_null, nothing: no limit)."""
+
+    def __init__(self, *, spec: dict[str, Any], **kwargs: Any) -> None:
+        super().__init__(required=False, max_length=8, **kwargs)
+        self.spec = spec
+
+    def clean(self, value: Any) -> str | int | None:
+        text = (super().clean(value) or "").strip().lower()
+        if text == "auto":
+            return "auto"
+        if not text and self.spec["type"] == "int_or_null":
+            return None
+        low, high = self.spec["min"], self.spec["max"]
+        if not (text.isascii() and text.isdigit() and low <= int(text) <= high):
+            empty = _(", or leave it empty") if self.spec["type"] == "int_or_null" else ""
+            raise forms.ValidationError(
+                _("Type auto or a whole number from %(low)d to %(high)d%(empty)s.")
+                % {"low": low, "high": high, "empty": empty}
+            )
+        return int(text)
 
 
 def _option_field(kind: str, spec: dict[str, Any]) -> forms.Field:
     common = {"label": option_label(kind, spec), "help_text": option_help(kind, spec)}
     option_type = spec["type"]
+    if spec.get("auto"):
+        if option_type == "int" and spec["max"] - spec["min"] < 5:
+            values = ["auto", *range(spec["min"], spec["max"] + 1)]
+            choices = [(json.dumps(v), choice_label(spec["name"], v)) for v in values]
+            return forms.TypedChoiceField(
+                choices=choices, coerce=json.loads, initial=json.dumps(spec["default"]), **common
+            )
+        return AutoOrNumberField(spec=spec, initial=spec["default"], **common)
     if option_type == "bool":
         return forms.BooleanField(required=False, initial=spec["default"], **common)
     if option_type == "int":

@@ -67,9 +67,16 @@ OPTION_TEXTS = {
         _("How the discard pile becomes the new stock."),
     ),
     ("scat", "first_dealer"): (_("First dealer"), _("Who deals the first hand.")),
+    ("scat", "max_rounds_per_hand"): (
+        _("Rounds per hand"),
+        _("A hand in which nobody knocks ends in a showdown after this many rounds; leave empty for no limit."),
+    ),
     ("scattle", "deck_count"): (
         _("Decks"),
-        _("Decks of 52 cards shuffled together; two decks allow 7 or 8 players and twin cards."),
+        _(
+            "Decks of 52 cards shuffled together; two decks allow 7 or 8 players and twin cards. "
+            "Automatic: chosen by the number of players."
+        ),
     ),
     ("scattle", "hand_size"): (
         _("Hand size"),
@@ -99,7 +106,10 @@ OPTION_TEXTS = {
     ),
     ("scattle", "target_score"): (
         _("Target score"),
-        _("The first player to reach this score wins at once; leave empty for no target."),
+        _(
+            "The first player to reach this score wins at once; leave empty for no target. "
+            "Automatic (auto): chosen by the number of players, so that most games are won."
+        ),
     ),
     ("scattle", "deadwood_penalty"): (
         _("Deadwood penalty"),
@@ -120,6 +130,10 @@ OPTION_TEXTS = {
     ),
     ("scattle", "first_player"): (_("First player"), _("Who plays first.")),
     ("scattle", "tie_rule"): (_("Ties"), _("What equal final scores mean.")),
+    ("scattle", "idle_rounds_end"): (
+        _("Rounds without a meld"),
+        _("So many full rounds in which nobody melds end the game by stalemate; leave empty for no limit."),
+    ),
 }
 
 # (option, value) -> label, for choice options; values as the engine spells them.
@@ -150,6 +164,7 @@ CHOICE_LABELS = {
     ("lay_off", "own"): _("on your own melds"),
     ("scattle_final_discard", "optional"): _("allowed"),
     ("scattle_final_discard", "forbidden"): _("only by melding out"),
+    ("tie_rule", "first_to_reach"): _("whoever reached the score first ranks higher"),
     ("tie_rule", "shared"): _("share a place"),
     ("tie_rule", "scattle_caller_wins_ties"): _("the Scattle! caller wins his ties"),
 }
@@ -166,5 +181,7 @@ def option_help(kind: str, spec: dict) -> str:
 
 
 def choice_label(option: str, value: object) -> str:
+    if value == "auto":
+        return str(pgettext_lazy("option value", "automatic"))
     label = CHOICE_LABELS.get((option, value))
     return str(label) if label is not None else str(value)

@@ -1,13 +1,15 @@
 from django.urls import path
 from django.views.i18n import JavaScriptCatalog
 
+import config.converters  # noqa: F401  (registers <public_id:...>)
+
 from . import views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("games/", views.lobby, name="lobby"),
     path("games/new/", views.new_game, name="new_game"),
-    path("games/<str:game_id>/", views.game_table, name="game"),
+    path("games/<public_id:game_id>/", views.game_table, name="game"),
     path("notifications/", views.notifications_page, name="notifications"),
     # The translations the scripts use (the djangojs catalog), served by the app itself.
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),

@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from accounts.names import shown_name
 from games import notifications as game_notifications
 from games import selectors, services
 from games.engine import get_rules
@@ -70,15 +71,21 @@ def summarize(game: Game, user) -> dict[str, Any]:
     return summary
 
 
+BOT_LABELS = {
+    "random": lambda: _("Computer (random)"),
+    "good": lambda: _("Computer (good)"),
+    "expert": lambda: _("Computer (expert)"),
+}
+
+
 def seat_label(seat: Seat) -> str:
     if seat.user_id:
-        return seat.user.public_name
-    if seat.bot_level == "good":
-        return _("Computer (good)")
+        return shown_name(seat.user.display_name, seat.user.username)
     if seat.bot_level:
-        return _("Computer (random)")
+        return BOT_LABELS.get(seat.bot_level, seat.bot_level)()
     if seat.invited_user_id:
-        return _("%(name)s (invited)") % {"name": seat.invited_user.public_name}
+        invited = seat.invited_user
+        return _("%(name)s (invited)") % {"name": shown_name(invited.display_name, invited.username)}
     return _("open seat")
 
 
@@ -106,9 +113,17 @@ def new_game(request: HttpRequest) -> HttpResponse:
                 invite=form.invitees(),
                 invite_days=data.get("invite_days") or 14,
                 is_private=data["is_private"],
+                preset=data.get("preset") or "",
+                rated=data["rated"],
+                advice=data["advice"],
             )
         except GameError as exc:
-            field = {"unknown_user": "invite", "duplicate_invite": "invite", "invite_self": "invite"}.get(exc.code)
+            field = {
+                "unknown_user": "invite",
+                "duplicate_invite": "invite",
+                "invite_self": "invite",
+                "advice_in_rated_game": "advice",
+            }.get(exc.code)
             form.add_error(field if field else None, error_message(exc))
         else:
             return redirect("game", game_id=game.public_id)
@@ -157,6 +172,8 @@ def game_table(request: HttpRequest, game_id: str) -> HttpResponse:
         "detail": detail,
         "kind_label": KIND_LABELS.get(game.kind, game.kind),
         "seats": [{"seat": s, "label": seat_label(s), "reserved": s.is_reserved()} for s in seats],
+        # The card table's script names seated players by these, not by the API's bare display names.
+        "seat_names": {s.index: {"username": s.user.username, "label": seat_label(s)} for s in seats if s.user_id},
         "my_seat": me,
         "is_creator": user is not None and game.creator_id == user.pk,
         "invited_me": user is not None and any(s.invited_user_id == user.pk and not s.is_taken for s in seats),
@@ -232,7 +249,10 @@ def notifications_page(request: HttpRequest) -> HttpResponse:
         if request.POST.get("all"):
             game_notifications.mark_read(request.user, everything=True)
         else:
-            ids = [int(i) for i in request.POST.getlist("ids") if i.isdigit()]
+            # Only what can be an id: ASCII digits ("²".isdigit() is true too) within the bigint
+            # column; the rest is ignored, as a stale or doctored form may send anything.
+            digits = [v for v in request.POST.getlist("ids") if v.isascii() and v.isdigit() and len(v) <= 19]
+            ids = [i for i in map(int, digits) if 1 <= i <= 2**63 - 1]
             game_notifications.mark_read(request.user, ids=ids)
         return redirect("notifications")
     listed = game_notifications.listed_for(request.user).order_by("-created_at", "-pk")[:100]

@@ -39,7 +39,16 @@ def validate_time_bank(bank: dict[str, int]) -> dict[str, int] | None:
     return {"initial": initial, "increment": increment, "cap": cap}
 
 
-def bank_after_move(remaining: int, used: int, increment: int | None, cap: int | None) -> int:
-    """What is left in a bank after a move that took `used` seconds."""
-    left = max(0, remaining - used) + (increment or 0)
+def seconds_left(deadline: datetime | None, paused_remaining: int | None, now: datetime) -> int:
+    """What remains of the running turn's time. Read from the deadline, not from the turn's start:
+    a vacation moves the deadline (or stops the clock, keeping what was left), and time away
+    must never count against a clock."""
+    if deadline is None:
+        return paused_remaining or 0
+    return max(0, int((deadline - now).total_seconds()))
+
+
+def bank_after_move(left: int, increment: int | None, cap: int | None) -> int:
+    """What a bank holds after a move that left `left` seconds of it unused."""
+    left = max(0, left) + (increment or 0)
     return min(left, cap) if cap else left

@@ -9,6 +9,8 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from .engine.base import EDITION
+
 
 def new_public_id() -> str:
     return secrets.token_urlsafe(9)
@@ -52,14 +54,24 @@ class Game(models.Model):
     num_seats = models.PositiveSmallIntegerField()
     status = models.CharField(max_length=16, choices=GameStatus.choices, default=GameStatus.OPEN)
     is_private = models.BooleanField(default=False)
+    # Unrated games change no rating; only they may offer the advisor's advice to their players.
+    rated = models.BooleanField(default=True)
+    advice = models.BooleanField(default=False)
     creator = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_games")
 
     # The engine's snapshot and the number of moves applied to reach it. The snapshot holds
     # secrets (hands, stock, seed): it only ever leaves through the engine's view().
     state = models.JSONField(null=True, blank=True)
     version = models.PositiveIntegerField(default=0)
+    # Moves on with every change a viewer can see (a move, a seat taken or left, the start, a deadline
+    # moved by a vacation, the end): the game streams' event ids, and the detail's ETag.
+    revision = models.PositiveIntegerField(default=0)
     to_act_seat = models.SmallIntegerField(null=True, blank=True)
     outcome = models.JSONField(null=True, blank=True)
+
+    # The edition of the rules the game plays by (games.engine.base.EDITION); games stored before
+    # the second edition keep playing by the first.
+    rules_edition = models.PositiveSmallIntegerField(default=EDITION)
 
     # Provably fair shuffles: the hash is public from the start, the seed once the game is over.
     seed = models.CharField(max_length=64, blank=True)
@@ -180,6 +192,8 @@ class Move(models.Model):
     by_server = models.CharField(max_length=16, blank=True, help_text="'bot' or 'timeout' when the server played it")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True)
     idempotency_key = models.CharField(max_length=128, blank=True)
+    # The game's revision after this move (null for moves made before revisions existed).
+    revision = models.PositiveIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -293,8 +307,13 @@ class PlayerPreference(models.Model):
         return f"preferences of {self.user_id}"
 
     def channels_for(self, kind: str) -> list[str]:
-        chosen = self.channels.get(kind)
-        return list(chosen) if chosen is not None else [str(c) for c in DEFAULT_CHANNELS.get(kind, [Channel.IN_APP])]
+        """The channels for one event, each known channel once, whatever the stored choice holds: the
+        outbox writes one delivery per channel inside someone's move, so a malformed choice must
+        never reach it."""
+        chosen = self.channels.get(kind) if isinstance(self.channels, dict) else None
+        if not isinstance(chosen, list):
+            return [str(c) for c in DEFAULT_CHANNELS.get(kind, [Channel.IN_APP])]
+        return list(dict.fromkeys(c for c in chosen if isinstance(c, str) and c in Channel.values))
 
 
 class DeliveryStatus(models.TextChoices):
@@ -343,3 +362,24 @@ class Vacation(models.Model):
 
     def __str__(self) -> str:
         return f"vacation of {self.user_id} until {self.ends_at:%Y-%m-%d}"
+
+
+class Review(models.Model):
+    """A player's turns of a finished game, each with the advisor's best action and what the action
+    taken cost, computed from what the player knew then (games.advice.review_turns), in a task."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="reviews")
+    seat = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reviews")
+    # Filled a few decisions per task (so that a long review never holds up the bots' moves).
+    turns = models.JSONField(default=list)
+    reviewed_to = models.PositiveIntegerField(default=0, help_text="The moves up to this one are reviewed.")
+    created_at = models.DateTimeField(default=timezone.now)
+    ready_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "user"], name="one_review_per_player")]
+        indexes = [models.Index(fields=["created_at"], name="review_pending", condition=Q(ready_at__isnull=True))]
+
+    def __str__(self) -> str:
+        return f"review of {self.user_id} in {self.game_id}"

@@ -12,7 +12,7 @@ from .models import Game, Move
 def replay_state(game: Game, moves: Iterable[Move]) -> dict[str, Any]:
     """The snapshot the stored moves lead to from the seed, as to_json() gives it."""
     rules = get_rules(game.kind)
-    state = rules.new_game(game.num_seats, game.options, game.seed)
+    state = rules.new_game(game.num_seats, game.options, game.seed, edition=game.rules_edition)
     for move in moves:
         if move.action.get("type") == "resign":
             state, _events = rules.resign(state, move.seat)

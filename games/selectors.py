@@ -6,7 +6,8 @@ import hashlib
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Exists, F, OuterRef, Q, QuerySet
+from django.contrib.auth.models import AnonymousUser
+from django.db.models import Exists, F, OuterRef, Prefetch, Q, QuerySet
 from django.utils import timezone
 
 from accounts.models import User
@@ -15,10 +16,31 @@ from .engine import get_rules
 from .models import Game, GameStatus, Move, Seat, TimeControl, Turn
 
 
+def visible_games(user: User | AnonymousUser | None) -> QuerySet[Game]:
+    """The games `user` may see, each with what its detail needs."""
+    return with_seats(Game.objects.visible_to(user) if user is not None else Game.objects.filter(is_private=False))
+
+
+def with_seats(games: QuerySet[Game]) -> QuerySet[Game]:
+    """`games`, each with what its detail needs: the creator, and the seats with their players,
+    preferences and invitees."""
+    seats = Seat.objects.with_players().select_related("invited_user")
+    return games.select_related("creator").prefetch_related(Prefetch("seats", seats))
+
+
 def viewer_seat(game: Game, seats: list[Seat], user: User | None) -> int | None:
     if user is None or not user.is_authenticated:
         return None
     return next((s.index for s in seats if s.user_id == user.pk), None)
+
+
+def may_see(game: Game, seats: list[Seat], user: User | None) -> bool:
+    """Game.objects.visible_to for a game already loaded with its seats."""
+    if not game.is_private:
+        return True
+    if user is None or not user.is_authenticated:
+        return False
+    return any(user.pk in (s.user_id, s.invited_user_id) for s in seats)
 
 
 def game_detail(
@@ -29,7 +51,12 @@ def game_detail(
     `seats` (with their users) may come from the caller that already holds them.
     """
     seats = list(game.seats.all()) if seats is None else seats
-    your_seat = viewer_seat(game, seats, user)
+    return detail_for_seat(game, seats, viewer_seat(game, seats, user), now=now)
+
+
+def detail_for_seat(game: Game, seats: list[Seat], your_seat: int | None, *, now: datetime | None = None) -> dict:
+    """The game as the player of `your_seat` sees it (None: a spectator). Nothing else about the viewer
+    changes what they see, so the streams render it once for all the viewers of a seat."""
     view = None
     hand = None
     legal: list[dict[str, Any]] = []
@@ -45,7 +72,7 @@ def game_detail(
     active = game.status == GameStatus.ACTIVE
     is_your_turn = active and your_seat is not None and game.to_act_seat == your_seat
     return {
-        **game_summary(game, seats, user, now=now),
+        **_summary(game, seats, your_seat, now=now),
         "your_seat": your_seat,
         "hand": hand,
         "legal_actions": legal,
@@ -61,8 +88,11 @@ def game_detail(
 
 def game_summary(game: Game, seats: list[Seat], user: User | None, *, now: datetime | None = None) -> dict[str, Any]:
     """The public facts of a game, for lists."""
+    return _summary(game, seats, viewer_seat(game, seats, user), now=now)
+
+
+def _summary(game: Game, seats: list[Seat], your_seat: int | None, *, now: datetime | None) -> dict[str, Any]:
     now = now or timezone.now()
-    your_seat = viewer_seat(game, seats, user)
     seconds_left = None
     if game.deadline is not None and game.status == GameStatus.ACTIVE:
         seconds_left = max(0, int((game.deadline - now).total_seconds()))
@@ -75,6 +105,8 @@ def game_summary(game: Game, seats: list[Seat], user: User | None, *, now: datet
         "options": game.options,
         "num_seats": game.num_seats,
         "is_private": game.is_private,
+        "rated": game.rated,
+        "advice": game.advice,
         "creator": creator_name(game, seats),
         "players": [seat_name(s) for s in seats],
         "open_seats": sum(1 for s in seats if not s.is_taken and not s.is_reserved(now)),
@@ -139,9 +171,14 @@ def move_history(
     game: Game, user: User | None, moves: list[Move], *, seats: list[Seat] | None = None
 ) -> list[dict[str, Any]]:
     """Moves as `user` may see them: another player's stock draw carries no card."""
-    rules = get_rules(game.kind)
     seats = list(game.seats.all()) if seats is None else seats
-    seat = viewer_seat(game, seats, user) if game.state is not None else None
+    return moves_for_seat(game, seats, viewer_seat(game, seats, user), moves)
+
+
+def moves_for_seat(game: Game, seats: list[Seat], seat: int | None, moves: list[Move]) -> list[dict[str, Any]]:
+    """Moves as the player of `seat` sees them (None: a spectator)."""
+    rules = get_rules(game.kind)
+    seat = seat if game.state is not None else None
     names = {s.index: seat_name(s) for s in seats}
     return [move_entry(rules, move, seat, names) for move in moves]
 
@@ -194,7 +231,7 @@ def verification(game: Game) -> dict[str, Any]:
     rules = get_rules(game.kind)
     result["seed_matches_hash"] = hashlib.sha256(game.seed.encode()).hexdigest() == game.seed_sha256
     result["replay_matches"] = replay_matches(game)
-    opening = rules.new_game(game.num_seats, game.options, game.seed)
+    opening = rules.new_game(game.num_seats, game.options, game.seed, edition=game.rules_edition)
     # The game is over, so every hand of the first deal may be shown.
     result["opening_deal"] = {"hands": opening_hands(rules, opening, game.num_seats)}
     return result

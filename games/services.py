@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import random
 import secrets
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import timedelta
@@ -18,10 +19,15 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.blocks import blocks_between
 from accounts.models import User
 from accounts.services import record_finished_game
+from live import changes as live_changes
+from live import userlog as live_log
+from live.models import EventKind
+from live.userlog import UserEvent
 
-from . import clock
+from . import advice, clock
 from .dispatch import enqueue_after_commit
 from .engine import BadOption, IllegalAction, get_rules
 from .engine.bots import BOT_LEVELS, choose_action
@@ -31,6 +37,7 @@ from .models import (
     GameKind,
     GameStatus,
     Move,
+    Notification,
     NotificationKind,
     PlayerPreference,
     Seat,
@@ -39,8 +46,11 @@ from .models import (
     Turn,
 )
 from .notifications import notify, notify_each
+from .write_batch import WriteBatch
 
 DEFAULT_INVITE_DAYS = 14
+MAX_WAITING_INVITATIONS = 2  # from one creator to one player
+MAX_INVITATIONS_PER_DAY = 20
 TIMEOUTS_BEFORE_REMOVAL = 3
 # Bounds a run of server moves (bots, or a timed-out turn of several actions).
 MAX_SERVER_ACTIONS = 2000
@@ -76,13 +86,24 @@ def create_game(
     invite: list[str] | None = None,
     invite_days: int = DEFAULT_INVITE_DAYS,
     is_private: bool = False,
+    preset: str = "",
+    rated: bool = True,
+    advice: bool = False,
 ) -> Game:
-    """A new game with the creator in seat 0, then invitees' reserved seats, then bots."""
+    """A new game with the creator in seat 0, then invitees' reserved seats, then bots. A `preset`
+    (such as "original") gives the options a starting point; the options given override it."""
     if kind not in GameKind.values:
         raise Invalid(f"Unknown game kind {kind!r}; choose scat or scattle.", "bad_kind", {"kind": [kind]})
     rules = get_rules(kind)
+    presets = rules.presets()
+    if preset and preset not in presets:
+        message = f"{kind.title()} has no preset {preset!r}; the presets are {', '.join(presets)}."
+        raise Invalid(message, "bad_preset", {"preset": [message]})
     try:
-        options = rules.validate_options(options or {}, num_seats)
+        chosen = {**presets.get(preset, {}), **(options or {})}
+        rules.validate_options(chosen, num_seats)
+        # Stored as chosen ("auto" included): _start resolves them for the seats that really play.
+        options = rules.validate_options(chosen)
     except BadOption as exc:
         raise Invalid(exc.message, "bad_option", {"options": [exc.message]}) from exc
     if not clock.MIN_MOVE_TIME <= move_time_limit <= clock.MAX_MOVE_TIME:
@@ -107,6 +128,10 @@ def create_game(
         )
     if not 1 <= invite_days <= 60:
         raise Invalid("Invitations expire after 1 to 60 days.", "bad_invite_days")
+    if advice and rated:
+        raise Invalid(
+            "Advice is only for unrated games: send rated false as well.", "advice_in_rated_game", {"advice": [True]}
+        )
 
     now = timezone.now()
     game = Game.objects.create(
@@ -121,6 +146,8 @@ def create_game(
         bank_cap=bank and bank["cap"],
         timeout_policy=timeout_policy,
         is_private=is_private,
+        rated=rated,
+        advice=advice,
         created_at=now,
     )
     expires = now + timedelta(days=invite_days)
@@ -131,9 +158,12 @@ def create_game(
     seats += [Seat(game=game, index=len(seats) + i, bot_level=level, joined_at=now) for i, level in enumerate(bots)]
     seats += [Seat(game=game, index=i) for i in range(len(seats), num_seats)]
     Seat.objects.bulk_create(seats)
-    notify([u.pk for u in invitees], NotificationKind.INVITATION, game, _invitation_payload(game))
+    writes = WriteBatch()
+    notify([u.pk for u in invitees], NotificationKind.INVITATION, game, _invitation_payload(game), writes=writes)
     if all(seat.is_taken for seat in seats):
-        _start(game, seats)
+        _start(game, seats, writes)
+    else:
+        writes.flush()
     return game
 
 
@@ -151,7 +181,44 @@ def _users_to_invite(creator: User, usernames: list[str]) -> list[User]:
             users.append(user)
     if missing:
         raise Invalid(f"No player named {', '.join(missing)}.", "unknown_user", {"invite": missing})
+    if users:
+        _check_invitation_limits(creator, users)
     return users
+
+
+def _check_invitation_limits(creator: User, invitees: list[User]) -> None:
+    """Invitations send messages to other people, so nobody may flood a player with them: not to a
+    player who has blocked the creator (or whom the creator blocked), not more than a few waiting
+    from one creator to one player, and not more than a day's worth in all."""
+    # Counted under a lock on the creator's row: games created at the same instant would otherwise
+    # all count the same invitations and all pass the limits.
+    User.objects.select_for_update().filter(pk=creator.pk).values_list("pk", flat=True).get()
+    blocked = blocks_between(creator.pk, [u.pk for u in invitees])
+    if blocked:
+        names = [u.username for u in invitees if u.pk in blocked]
+        raise Invalid(f"You cannot invite {', '.join(names)}.", "cannot_invite", {"invite": names})
+    now = timezone.now()
+    waiting = (
+        Seat.objects.filter(game__creator=creator, game__status=GameStatus.OPEN, user__isnull=True)
+        .filter(invited_user__in=invitees, invite_expires_at__gt=now)
+        .values_list("invited_user__username", flat=True)
+    )
+    crowded = sorted(name for name, count in Counter(waiting).items() if count >= MAX_WAITING_INVITATIONS)
+    if crowded:
+        raise Invalid(
+            f"{', '.join(crowded)} already has {MAX_WAITING_INVITATIONS} invitations from you waiting for an answer.",
+            "too_many_invitations",
+            {"invite": crowded},
+        )
+    sent = Notification.objects.filter(
+        kind=NotificationKind.INVITATION, game__creator=creator, created_at__gte=now - timedelta(days=1)
+    ).count()
+    if sent + len(invitees) > MAX_INVITATIONS_PER_DAY:
+        raise Invalid(
+            f"You may invite {MAX_INVITATIONS_PER_DAY} players a day by name, and you have invited {sent} "
+            "since this time yesterday. An invitation link reaches anyone you send it to.",
+            "invitation_limit",
+        )
 
 
 def _invitation_payload(game: Game) -> dict[str, Any]:
@@ -172,6 +239,7 @@ def create_invite_link(*, game_id: str, user: User, days: int = DEFAULT_INVITE_D
     seat.invite_token_hash = _hash(token)
     seat.invite_expires_at = timezone.now() + timedelta(days=days)
     seat.save(update_fields=["invite_token_hash", "invite_expires_at"])
+    _seats_changed(game, seats)
     return seat, token
 
 
@@ -181,6 +249,8 @@ def join_game(*, game_id: str, user: User, invite_token: str = "") -> Game:
     _require_open(game)
     if any(seat.user_id == user.pk for seat in seats):
         raise Conflict("You already have a seat in this game.", "already_seated")
+    if blocks_between(user.pk, [seat.user_id for seat in seats if seat.user_id]):
+        raise Forbidden("You cannot join this game.", "blocked")
     now = timezone.now()
     seat = _reserved_seat(seats, user, invite_token, now) or _free_seat(seats, now)
     if seat is None:
@@ -192,7 +262,9 @@ def join_game(*, game_id: str, user: User, invite_token: str = "") -> Game:
     seat.invite_expires_at = None
     seat.save(update_fields=["user", "joined_at", "invited_user", "invite_token_hash", "invite_expires_at"])
     if all(s.is_taken for s in seats):
-        _start(game, seats)
+        _start(game, seats, WriteBatch())
+    else:
+        _seats_changed(game, seats)
     return game
 
 
@@ -221,6 +293,7 @@ def decline_invitation(*, game_id: str, user: User) -> Game:
     seat.invited_user = None
     seat.invite_expires_at = None
     seat.save(update_fields=["invited_user", "invite_expires_at"])
+    _seats_changed(game, seats, also_tell=[user.pk])
     return game
 
 
@@ -233,11 +306,12 @@ def leave_game(*, game_id: str, user: User) -> Game:
     if seat.index == 0 and game.creator_id == user.pk:
         game.status = GameStatus.ABORTED
         game.finished_at = timezone.now()
-        game.save(update_fields=["status", "finished_at", "updated_at"])
+        _seats_changed(game, seats, fields=["status", "finished_at"])
         return game
     seat.user = None
     seat.joined_at = None
     seat.save(update_fields=["user", "joined_at"])
+    _seats_changed(game, seats, also_tell=[user.pk])
     return game
 
 
@@ -267,16 +341,18 @@ def start_game(*, game_id: str, user: User) -> Game:
             seat.index -= 1000
             seat.save(update_fields=["index"])
     game.num_seats = len(taken)
-    _start(game, taken)
+    _start(game, taken, WriteBatch())
     return game
 
 
-def _start(game: Game, seats: list[Seat]) -> None:
+def _start(game: Game, seats: list[Seat], writes: WriteBatch) -> None:
     rules = get_rules(game.kind)
     now = timezone.now()
+    # "auto" options become numbers now that the seat count is known, so that players see them.
+    game.options = rules.validate_options(game.options, game.num_seats)
     game.seed = new_seed()
     game.seed_sha256 = hashlib.sha256(game.seed.encode()).hexdigest()
-    state = rules.new_game(game.num_seats, game.options, game.seed)
+    state = rules.new_game(game.num_seats, game.options, game.seed, edition=game.rules_edition)
     game.state = rules.to_json(state)
     game.status = GameStatus.ACTIVE
     game.started_at = now
@@ -286,8 +362,8 @@ def _start(game: Game, seats: list[Seat]) -> None:
     if game.time_control == TimeControl.BANK:
         Seat.objects.bulk_update(seats, ["bank_remaining"])
     others = [s.user_id for s in seats if s.user_id and s.user_id != game.creator_id]
-    notify(others, NotificationKind.GAME_STARTED, game, _game_payload(game))
-    _after_state_change(game, seats, state, previous_to_act=None, now=now, also_save=START_FIELDS)
+    notify(others, NotificationKind.GAME_STARTED, game, _game_payload(game), writes=writes)
+    _after_state_change(game, seats, state, previous_to_act=None, now=now, also_save=START_FIELDS, writes=writes)
 
 
 # --- moves -----------------------------------------------------------------------------------
@@ -401,7 +477,9 @@ def _play_for(game: Game, seats: list[Seat], seat: Seat, *, level: str, by_serve
     state = rules.from_json(game.state)
     # Deterministic per position, so a replayed bot move is the same move.
     rng = random.Random(f"{game.seed}/bot/{game.version}")
-    action = choose_action(game.kind, state, seat.index, level, rng)
+    # The expert reads what the seat saw happen (who took which discard), as a player would.
+    history = advice.seat_history(game, seat.index) if level == "expert" else None
+    action = choose_action(game.kind, state, seat.index, level, rng, history=history)
     new_state, events = rules.apply(state, seat.index, action)
     return _record(game, seats, seat.index, action, events, state, new_state, user=None, by_server=by_server)
 
@@ -414,7 +492,10 @@ def _lock(
 ) -> tuple[Game, list[Seat]]:
     """The game, locked for this transaction, and its seats; NotFound when the user may not see it."""
     # get() and a Python sort rather than first() and ORDER BY: the same rows, with less SQL to
-    # build on the path every move takes.
+    # build on the path every move takes. The seats are read in a statement of their own, after the
+    # lock is held: read in one statement with the locked game, they would be as they were before
+    # the wait for the lock (PostgreSQL re-reads only the locked row), and two joins could take the
+    # same seat.
     try:
         game = Game.objects.select_for_update().get(public_id=game_id)
     except Game.DoesNotExist:
@@ -469,7 +550,8 @@ def _record(
     now = timezone.now()
     previous_to_act = rules.to_act(old_state)
     game.version += 1
-    move = Move.objects.create(
+    writes = WriteBatch()
+    move = Move(
         game=game,
         seq=game.version,
         seat=seat_index,
@@ -480,9 +562,14 @@ def _record(
         idempotency_key=key,
         created_at=now,
     )
+    writes.insert(move)
     game.state = rules.to_json(new_state)
+    # _after_state_change moves the game's revision on; the move is the change it names.
+    move.revision = game.revision + 1
     timed_out = by_server == "timeout"
-    _after_state_change(game, seats, new_state, previous_to_act=previous_to_act, now=now, timed_out=timed_out)
+    _after_state_change(
+        game, seats, new_state, previous_to_act=previous_to_act, now=now, timed_out=timed_out, writes=writes, move=move
+    )
     return move
 
 
@@ -493,10 +580,10 @@ TURN_START_PHASES = frozenset({"turn_start", "draw"})
 
 # The game's columns a move can change; starting and finishing a game change a few more.
 PLAY_FIELDS = [
-    "state", "version", "to_act_seat", "deadline", "reminder_at", "turn_started_at", "turn_reminded_at",
+    "state", "version", "revision", "to_act_seat", "deadline", "reminder_at", "turn_started_at", "turn_reminded_at",
     "paused_remaining", "timeout_claimed_until", "updated_at",
 ]  # fmt: skip
-START_FIELDS = ["status", "started_at", "seed", "seed_sha256", "num_seats"]
+START_FIELDS = ["status", "started_at", "seed", "seed_sha256", "num_seats", "options"]
 FINISH_FIELDS = ["status", "outcome", "finished_at"]
 
 
@@ -509,30 +596,38 @@ def _after_state_change(
     now,
     timed_out: bool = False,
     also_save: Iterable[str] = (),
+    writes: WriteBatch | None = None,
+    move: Move | None = None,
 ) -> None:
-    """Save the snapshot, move the clock, write the outbox, and queue what comes next."""
+    """Save the snapshot, move the clock, write the outbox, and queue what comes next. The rows go
+    out together with the game's, in `writes` (one round trip on PostgreSQL). `move` is the change,
+    when a move made it."""
     from . import tasks
 
+    writes = writes or WriteBatch()
     rules = get_rules(game.kind)
     to_act = rules.to_act(state)
     outcome = rules.outcome(state)
     game.to_act_seat = to_act
+    tell_viewers(game, seats, writes, move=move)
     new_turn = to_act != previous_to_act or state.get("phase") in TURN_START_PHASES
     if new_turn and previous_to_act is not None:
-        _end_turn(game, seats[previous_to_act], now, timed_out=timed_out)
+        _end_turn(game, seats[previous_to_act], now, timed_out=timed_out, writes=writes)
     if outcome is not None:
-        _finish(game, seats, outcome, now)
+        writes.flush()  # the statistics of a finished game are read from its moves and turns
+        _finish(game, seats, outcome, now, writes)
     elif new_turn and to_act is not None:
-        _begin_turn(game, seats[to_act], now)
+        _begin_turn(game, seats[to_act], now, writes)
     game.timeout_claimed_until = None
     fields = PLAY_FIELDS + list(also_save) + (FINISH_FIELDS if outcome is not None else [])
-    game.save(update_fields=fields)
+    writes.update(game, fields)
+    writes.flush()
     if game.status == GameStatus.ACTIVE and to_act is not None and seats[to_act].is_bot:
         enqueue_after_commit(tasks.play_bots, game.public_id)
 
 
-def _end_turn(game: Game, seat: Seat, now, *, timed_out: bool) -> None:
-    Turn.objects.create(
+def _end_turn(game: Game, seat: Seat, now, *, timed_out: bool, writes: WriteBatch) -> None:
+    turn = Turn(
         game=game,
         seat=seat.index,
         started_at=game.turn_started_at,
@@ -541,13 +636,15 @@ def _end_turn(game: Game, seat: Seat, now, *, timed_out: bool) -> None:
         reminded_at=game.turn_reminded_at,
         timed_out=timed_out,
     )
+    writes.insert(turn)
     if game.time_control == TimeControl.BANK and seat.user_id and game.turn_started_at:
-        used = int((now - game.turn_started_at).total_seconds())
-        seat.bank_remaining = clock.bank_after_move(seat.bank_remaining or 0, used, game.bank_increment, game.bank_cap)
-        seat.save(update_fields=["bank_remaining"])
+        seat.bank_remaining = clock.bank_after_move(
+            clock.seconds_left(game.deadline, game.paused_remaining, now), game.bank_increment, game.bank_cap
+        )
+        writes.update(seat, ["bank_remaining"])
 
 
-def _begin_turn(game: Game, seat: Seat, now) -> None:
+def _begin_turn(game: Game, seat: Seat, now, writes: WriteBatch) -> None:
     game.turn_started_at = now
     game.turn_reminded_at = None
     game.paused_remaining = None
@@ -563,7 +660,9 @@ def _begin_turn(game: Game, seat: Seat, now) -> None:
         else:
             game.deadline = now + timedelta(seconds=seconds)
             game.reminder_at = clock.reminder_time(now, game.deadline, preference.reminder_share)
-        notify_each(NotificationKind.YOUR_TURN, [(seat.user_id, game, _game_payload(game))], [preference])
+        notify_each(
+            NotificationKind.YOUR_TURN, [(seat.user_id, game, _game_payload(game))], [preference], writes=writes
+        )
 
 
 def seat_preference(seat: Seat) -> PlayerPreference:
@@ -574,7 +673,7 @@ def seat_preference(seat: Seat) -> PlayerPreference:
         return PlayerPreference(user_id=seat.user_id)
 
 
-def _finish(game: Game, seats: list[Seat], outcome: dict[str, Any], now) -> None:
+def _finish(game: Game, seats: list[Seat], outcome: dict[str, Any], now, writes: WriteBatch) -> None:
     game.status = GameStatus.FINISHED
     game.outcome = outcome
     game.finished_at = now
@@ -584,6 +683,10 @@ def _finish(game: Game, seats: list[Seat], outcome: dict[str, Any], now) -> None
         seat.final_place = place
     Seat.objects.bulk_update(seats, ["final_place"])
     record_finished_game(game=game, seats=seats)
+    from . import tasks  # tasks call the services
+
+    for review in advice.start_reviews(game, seats):
+        enqueue_after_commit(tasks.review_game, review.pk)
     notify_each(
         NotificationKind.GAME_OVER,
         [
@@ -591,7 +694,29 @@ def _finish(game: Game, seats: list[Seat], outcome: dict[str, Any], now) -> None
             for seat in seats
             if seat.user_id
         ],
+        writes=writes,
     )
+
+
+def tell_viewers(
+    game: Game, seats: list[Seat], writes: WriteBatch, *, also_tell: Iterable[int] = (), move: Move | None = None
+) -> None:
+    """Something a viewer of the game can see has changed (`move`, or its seats): its revision (the
+    game streams' event id) moves on, and each player at the table or invited to it hears of it on
+    their own stream."""
+    game.revision += 1
+    users = {s.user_id for s in seats if s.user_id} | {s.invited_user_id for s in seats if s.invited_user_id}
+    users = sorted(users | set(also_tell))
+    live_log.append([UserEvent(user_id, EventKind.GAME, game_id=game.pk) for user_id in users], writes, announce=False)
+    live_changes.announce_after_commit(game, seats, [move] if move is not None else [], users)
+
+
+def _seats_changed(game: Game, seats: list[Seat], *, also_tell: Iterable[int] = (), fields: Iterable[str] = ()) -> None:
+    """A change to a game that has not started (a seat taken, left, reserved or freed, a cancel)."""
+    writes = WriteBatch()
+    tell_viewers(game, seats, writes, also_tell=also_tell)
+    writes.update(game, ["revision", "updated_at", *fields])
+    writes.flush()
 
 
 def _game_payload(game: Game) -> dict[str, Any]:

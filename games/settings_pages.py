@@ -111,7 +111,10 @@ def save_notifications(request: HttpRequest) -> HttpResponse:
     preference.reminder_share = form.cleaned_data["reminder_percent"] / 100
     preference.digest_enabled = form.cleaned_data["digest_enabled"]
     preference.digest_hour = form.cleaned_data["digest_hour"]
-    preference.channels = {kind: form.cleaned_data[channel_field(kind)] for kind in NotificationKind.values}
+    # A crafted form can repeat a box; each channel counts once.
+    preference.channels = {
+        kind: list(dict.fromkeys(form.cleaned_data[channel_field(kind)])) for kind in NotificationKind.values
+    }
     preference.save(update_fields=["reminder_share", "digest_enabled", "digest_hour", "channels"])
     return settings_saved("notifications", "notifications")
 

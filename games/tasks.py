@@ -8,7 +8,7 @@ from celery import shared_task
 from django.contrib.auth import get_user_model
 from django.core import mail
 
-from . import notifications, services, sweeps, vacations
+from . import advice, notifications, services, sweeps, vacations
 from .dispatch import batches
 
 logger = logging.getLogger(__name__)
@@ -58,7 +58,7 @@ def deliver(delivery_ids: list[int]) -> list[str]:
 
 @shared_task(ignore_result=True)
 def sweep_timeouts() -> int:
-    """Every 30 seconds: hand the overdue games to timeout tasks."""
+    """Every 2 seconds: hand the overdue games to timeout tasks."""
     game_ids = sweeps.claim_overdue_games()
     queue_timeouts(game_ids)
     return len(game_ids)
@@ -94,3 +94,20 @@ def sweep_vacations() -> int:
 @shared_task(ignore_result=True)
 def send_digests() -> int:
     return notifications.create_digests()
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def review_game(review_id: int) -> None:
+    """A few decisions of a post-game review, then the next few in a task of their own (the reviews
+    queue), so that no worker is held for long."""
+    if advice.review_step(review_id):
+        review_game.delay(review_id)
+
+
+@shared_task(ignore_result=True)
+def sweep_reviews() -> int:
+    """Reviews whose task was lost (a broker outage at the end of the game, a worker killed)."""
+    pending = advice.stalled_reviews()
+    for review_id in pending:
+        review_game.delay(review_id)
+    return len(pending)

@@ -14,6 +14,8 @@ from . import clock
 from .errors import Conflict, Invalid
 from .models import Game, GameStatus, PlayerPreference, Vacation
 from .notifications import preference_for
+from .services import tell_viewers
+from .write_batch import WriteBatch
 
 DAY = timedelta(days=1)
 
@@ -58,7 +60,7 @@ def start_vacation(*, user: User, until: datetime, now: datetime | None = None) 
         game.paused_remaining = max(0, int((game.deadline - now).total_seconds()))
         game.deadline = None
         game.reminder_at = None
-        game.save(update_fields=["paused_remaining", "deadline", "reminder_at", "updated_at"])
+        _deadline_moved(game, ["paused_remaining", "deadline", "reminder_at"])
     return vacation
 
 
@@ -76,8 +78,16 @@ def end_vacation(*, user: User, now: datetime | None = None) -> Vacation | None:
         game.deadline = now + timedelta(seconds=game.paused_remaining)
         game.reminder_at = clock.reminder_time(now, game.deadline, share)
         game.paused_remaining = None
-        game.save(update_fields=["paused_remaining", "deadline", "reminder_at", "updated_at"])
+        _deadline_moved(game, ["paused_remaining", "deadline", "reminder_at"])
     return vacation
+
+
+def _deadline_moved(game: Game, fields: list[str]) -> None:
+    """Save a game whose clock a vacation stopped or restarted: its viewers see the deadline move."""
+    writes = WriteBatch()
+    tell_viewers(game, list(game.seats.all()), writes)
+    writes.update(game, [*fields, "revision", "updated_at"])
+    writes.flush()
 
 
 def _games_awaiting(user: User):

@@ -47,6 +47,18 @@ def postgres(db) -> None:
 
 
 @pytest.fixture
+def concurrent_database(transactional_db) -> None:
+    """PostgreSQL, or SQLite in a file: a database that threads write to at once, each over its own
+    connection. Transactional, because a thread cannot see what the test's own open transaction wrote."""
+    vendor = connection.vendor
+    if vendor == "sqlite":
+        in_memory = connection.is_in_memory_db()
+        require_service(not in_memory, "threads need the SQLite test database in a file, and it is in memory")
+    else:
+        require_service(vendor == "postgresql", f"this test needs PostgreSQL or SQLite, and the database is {vendor}")
+
+
+@pytest.fixture
 def redis_url() -> str:
     url = os.environ.get("REDIS_URL", "")
     require_service(bool(url), "this test needs Redis, and REDIS_URL is not set")

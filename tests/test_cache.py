@@ -29,3 +29,13 @@ def test_the_cache_works_when_redis_is_there(redis_url):
     cache = ResilientRedisCache(redis_url, FAST)
     cache.set("slowhand:test", 7, 10)
     assert cache.get("slowhand:test") == 7
+
+
+def test_every_cache_object_of_the_process_shares_one_connection_pool(redis_url):
+    # Under ASGI each request has a cache object of its own: they must not open a connection each.
+    caches = [ResilientRedisCache(redis_url, FAST) for _ in range(3)]
+    for n, cache in enumerate(caches):
+        cache.set(f"slowhand:test:{n}", n, 10)
+    clients = {id(cache._cache.get_client(write=True)) for cache in caches}
+    assert len(clients) == 1
+    assert ResilientRedisCache("redis://127.0.0.1:1/0", FAST)._cache.get_client() is not caches[0]._cache.get_client()

@@ -5,18 +5,32 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.contrib.auth import authenticate
-from rest_framework import serializers
+from rest_framework import serializers, status
 
+from accounts import login_limits, services
 from accounts.models import ApiToken, User
 from accounts.validators import (
     DISPLAY_NAME_MAX,
     TOKEN_NAME_MAX,
     validate_display_name,
+    validate_display_name_for,
     validate_language,
     validate_time_zone,
 )
+from config.api_errors import ApiError
+from config.client_address import client_address
 from games.api.serializers import paginated
 from games.engine import KINDS
+
+
+class TooManyFailedLogins(ApiError):
+    def __init__(self, retry_after: int) -> None:
+        super().__init__(
+            "too_many_failed_logins",
+            f"Too many failed logins for this username from your address; try again in {retry_after} seconds.",
+            status.HTTP_429_TOO_MANY_REQUESTS,
+        )
+        self.wait = retry_after  # DRF's exception handler sends it as Retry-After
 
 
 class TokenRequestSerializer(serializers.Serializer):
@@ -25,9 +39,16 @@ class TokenRequestSerializer(serializers.Serializer):
     name = serializers.CharField(required=False, max_length=60, help_text="A label for the token, e.g. your client.")
 
     def validate(self, attrs):
-        user = authenticate(self.context["request"], username=attrs["username"], password=attrs["password"])
+        request = self.context["request"]
+        try:
+            attempt = login_limits.start_login_attempt(attrs["username"], client_address(request))
+        except login_limits.LoginLocked as locked:
+            raise TooManyFailedLogins(locked.retry_after) from None
+        user = authenticate(request, username=attrs["username"], password=attrs["password"])
         if user is None:
+            attempt.failed()
             raise serializers.ValidationError("Unknown username or wrong password.", code="invalid_credentials")
+        attempt.succeeded()
         attrs["user"] = user
         return attrs
 
@@ -51,7 +72,8 @@ class ProfileUpdateSerializer(serializers.ModelSerializer):
         allow_blank=True,
         max_length=DISPLAY_NAME_MAX,
         validators=[validate_display_name],
-        help_text="Shown instead of the username; empty to use the username.",
+        help_text="Shown instead of the username; empty to use the username. It may not look like another "
+        "player's username, nor hold invisible characters or more than single spaces between words.",
         error_messages={"max_length": f"Shorten the display name to {DISPLAY_NAME_MAX} characters or fewer."},
     )
     email = serializers.EmailField(
@@ -80,9 +102,17 @@ class ProfileUpdateSerializer(serializers.ModelSerializer):
         },
     )
 
+    current_password = serializers.CharField(
+        required=False,
+        write_only=True,
+        trim_whitespace=False,
+        style={"input_type": "password"},
+        help_text="Your password: needed (only) to change your email address.",
+    )
+
     class Meta:
         model = User
-        fields = ("display_name", "email", "time_zone", "language")
+        fields = ("display_name", "email", "time_zone", "language", "current_password")
 
     def validate(self, attrs):
         if isinstance(self.initial_data, dict):
@@ -97,7 +127,25 @@ class ProfileUpdateSerializer(serializers.ModelSerializer):
                 )
         if "display_name" in attrs:
             attrs["display_name"] = attrs["display_name"].strip()
+        password = attrs.pop("current_password", "")
+        if "email" in attrs:
+            try:
+                services.confirm_email_change(
+                    user=self.instance,
+                    new_email=attrs["email"],
+                    password=password,
+                    address=client_address(self.context["request"]),
+                )
+            except services.AccountError as exc:
+                raise serializers.ValidationError({exc.field: [exc.message]}, code=exc.code) from exc
+            except login_limits.LoginLocked as locked:
+                raise TooManyFailedLogins(locked.retry_after) from None
         return attrs
+
+    def validate_display_name(self, value: str) -> str:
+        value = value.strip()
+        validate_display_name_for(self.instance, value)
+        return value
 
 
 # --- tokens ------------------------------------------------------------------------------------

@@ -39,7 +39,10 @@ class TokenCreateView(APIView):
         serializer = s.TokenRequestSerializer(data=request.data, context={"request": request})
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        _token, key = ApiToken.issue(user=data["user"], name=data.get("name") or "API")
+        try:
+            _token, key = services.create_token(user=data["user"], name=data.get("name") or "API")
+        except services.AccountError as exc:
+            raise ApiError(exc.code, exc.message, status.HTTP_400_BAD_REQUEST, {exc.field: [exc.message]}) from exc
         return Response({"token": key}, status=status.HTTP_201_CREATED)
 
 
@@ -54,7 +57,8 @@ class MeView(APIView):
         request=s.ProfileUpdateSerializer,
         responses={200: s.MeSerializer},
         operation_id="me_update",
-        description="Change your display name, email, time zone or language; fields left out stay as they are.",
+        description="Change your display name, email, time zone or language; fields left out stay as they are. "
+        "A new email address also needs `current_password`.",
         examples=[
             OpenApiExample(
                 "Move to Istanbul time, in Turkish",
@@ -65,7 +69,9 @@ class MeView(APIView):
         ],
     )
     def patch(self, request: Request) -> Response:
-        serializer = s.ProfileUpdateSerializer(request.user, data=request.data, partial=True)
+        serializer = s.ProfileUpdateSerializer(
+            request.user, data=request.data, partial=True, context={"request": request}
+        )
         serializer.is_valid(raise_exception=True)
         serializer.save()
         return Response(s.MeSerializer(request.user).data)

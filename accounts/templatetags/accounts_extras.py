@@ -1,4 +1,4 @@
-"""Formatting for statistics: shares as percentages, seconds as a readable duration."""
+"""Formatting for pages: players' names, shares as percentages, seconds as a readable duration."""
 
 from __future__ import annotations
 
@@ -6,8 +6,18 @@ from django import template
 from django.template.defaultfilters import floatformat
 from django.utils.translation import gettext as _
 
+from accounts import names
+
 register = template.Library()
 NOTHING = "\u2013"  # an en dash: no figure yet
+
+
+@register.filter
+def shown_name(display_name: str | None, username: str) -> str:
+    """{{ player.display_name|shown_name:player.username }}: "Alice the Bold (@alice)", or just the
+    name when the display name is empty or looks like the username. Every page that names a player to
+    others goes through this (or accounts.names.shown_name), so a display name never passes for another."""
+    return names.shown_name(display_name or "", username)
 
 
 @register.filter

@@ -15,7 +15,9 @@ from games import notifications, vacations
 from games.models import Channel, NotificationKind, PlayerPreference
 from games.webhooks import webhook_url_problem
 
-from .views import service_errors
+from .views import PAGE_PARAMETER, service_errors
+
+MAX_NOTIFICATION_ID = 2**63 - 1
 
 
 class NotificationSerializer(serializers.Serializer):
@@ -37,8 +39,12 @@ class NotificationPageSerializer(serializers.Serializer):
 
 
 class MarkReadSerializer(serializers.Serializer):
+    # Bounded by the id column (a bigint): a larger number is no id, not a database error.
     ids = serializers.ListField(
-        child=serializers.IntegerField(min_value=1), required=False, default=list, max_length=500
+        child=serializers.IntegerField(min_value=1, max_value=MAX_NOTIFICATION_ID),
+        required=False,
+        default=list,
+        max_length=500,
     )
     all = serializers.BooleanField(required=False, default=False)
 
@@ -54,7 +60,7 @@ class MarkedSerializer(serializers.Serializer):
 
 
 class NotificationListView(APIView):
-    @extend_schema(responses={200: NotificationPageSerializer})
+    @extend_schema(parameters=[PAGE_PARAMETER], responses={200: NotificationPageSerializer})
     def get(self, request: Request) -> Response:
         """Your notifications, newest first, with the number still unread."""
         paginator = PageNumberPagination()
@@ -106,6 +112,9 @@ class PreferenceSerializer(serializers.ModelSerializer):
             raise serializers.ValidationError(
                 f"Unknown event {', '.join(unknown)}; events are {', '.join(NotificationKind.values)}."
             )
+        repeated = sorted(kind for kind, channels in value.items() if len(set(channels)) != len(channels))
+        if repeated:
+            raise serializers.ValidationError(f"Name each channel once for {', '.join(repeated)}.")
         return value
 
     def validate_webhook_url(self, value: str) -> str:

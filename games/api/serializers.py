@@ -30,7 +30,18 @@ class TimeBankSerializer(serializers.Serializer):
 class GameCreateSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=KINDS)
     seats = serializers.IntegerField(min_value=2, max_value=9, help_text="How many seats, yours included.")
-    options = serializers.DictField(required=False, default=dict, help_text="Rules options; defaults fill the rest.")
+    options = serializers.DictField(
+        required=False,
+        default=dict,
+        help_text='Rules options (GET /api/v1/rules/{kind}/ lists them); defaults fill the rest. "auto" values '
+        "are resolved when the game starts, for the players seated then.",
+    )
+    preset = serializers.ChoiceField(
+        choices=["original"],
+        required=False,
+        help_text='"original": the seed\'s own rules (Scattle: one deck, 25 points, ties shared; Scat: no limit '
+        "on a hand's rounds). Options given override it.",
+    )
     move_time_limit = serializers.IntegerField(
         required=False,
         default=86400,
@@ -50,13 +61,31 @@ class GameCreateSerializer(serializers.Serializer):
     )
     invite_days = serializers.IntegerField(required=False, default=14, min_value=1, max_value=60)
     is_private = serializers.BooleanField(required=False, default=False)
+    rated = serializers.BooleanField(required=False, default=True, help_text="Unrated games change no rating.")
+    advice = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="The advisor's chances for each action on your turn (GET .../advice/); unrated games only.",
+    )
 
 
 class ActionSerializer(serializers.Serializer):
+    """An action as the rules name it (C8). The keys it knows are checked for their shape here; the
+    action then goes on as sent, so that the engine refuses any other key by name (400 bad_action,
+    at the illegal-action step) instead of the key being dropped or stored."""
+
+    MAX_KEYS = 8
+
     type = serializers.CharField(max_length=32)
     card = serializers.CharField(max_length=4, required=False)
     cards = serializers.ListField(child=serializers.CharField(max_length=4), required=False, max_length=13)
     meld = serializers.IntegerField(required=False, min_value=0)
+
+    def to_internal_value(self, data):
+        known = super().to_internal_value(data)
+        if len(data) > self.MAX_KEYS:
+            raise serializers.ValidationError(f"An action has at most {self.MAX_KEYS} keys.")
+        return {**data, **known}
 
 
 class MoveCreateSerializer(serializers.Serializer):
@@ -90,7 +119,7 @@ class SeatSerializer(serializers.Serializer):
     username = serializers.CharField(allow_null=True)
     display_name = serializers.CharField(allow_null=True)
     is_bot = serializers.BooleanField()
-    bot_level = serializers.CharField(allow_null=True)
+    bot_level = serializers.ChoiceField(choices=BOT_LEVELS, allow_null=True)
     invited = serializers.CharField(allow_null=True, help_text="Username of the invited player holding this seat.")
     reserved = serializers.BooleanField()
     place = serializers.IntegerField(allow_null=True)
@@ -108,13 +137,15 @@ class GameSummarySerializer(serializers.Serializer):
     options = serializers.DictField()
     num_seats = serializers.IntegerField()
     is_private = serializers.BooleanField()
+    rated = serializers.BooleanField()
+    advice = serializers.BooleanField()
     creator = serializers.CharField()
     players = serializers.ListField(child=serializers.CharField(allow_null=True))
     open_seats = serializers.IntegerField()
     to_act = serializers.IntegerField(allow_null=True)
     is_your_turn = serializers.BooleanField()
     move_time_limit = serializers.IntegerField()
-    timeout_policy = serializers.CharField()
+    timeout_policy = serializers.ChoiceField(choices=TimeoutPolicy.choices)
     time_bank = TimeBankSerializer(allow_null=True)
     deadline = serializers.DateTimeField(allow_null=True)
     seconds_left = serializers.IntegerField(allow_null=True)
@@ -198,3 +229,80 @@ MovePageSerializer = paginated(MoveSerializer, "MovePageSerializer")
 
 class TurnPageSerializer(paginated(TurnSerializer, "TurnPageBaseSerializer")):
     current = TurnSerializer(allow_null=True, help_text="The turn in progress (its ended_at is null).")
+
+
+class OptionSpecSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    type = serializers.ChoiceField(choices=["bool", "int", "int_or_null", "choice", "seat_or_random"])
+    default = serializers.JSONField(help_text='The default value (a number, a word, true/false, null or "auto").')
+    auto = serializers.BooleanField(required=False, help_text='True when the option also takes "auto".')
+    min = serializers.IntegerField(required=False)
+    max = serializers.IntegerField(required=False)
+    choices = serializers.ListField(child=serializers.JSONField(), required=False)
+    help = serializers.CharField()
+
+
+class SeatRangeSerializer(serializers.Serializer):
+    min = serializers.IntegerField()
+    max = serializers.IntegerField()
+
+
+class AutoRowSerializer(serializers.Serializer):
+    seats = serializers.IntegerField()
+    deck_count = serializers.IntegerField()
+    target_score = serializers.IntegerField()
+    target_by_decks = serializers.DictField(
+        child=serializers.IntegerField(), help_text="The target when the deck count is chosen by hand."
+    )
+
+
+class RulesSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=KINDS)
+    seats = SeatRangeSerializer()
+    options = OptionSpecSerializer(many=True)
+    presets = serializers.DictField(child=serializers.DictField(), help_text="Named sets of options.")
+    auto = AutoRowSerializer(many=True, help_text='What "auto" options resolve to at each seat count.')
+
+
+class AdvisedActionSerializer(serializers.Serializer):
+    action = serializers.DictField()
+    loss_chance = serializers.FloatField(
+        required=False, help_text="Scat: the chance of losing at least one life this hand after this action."
+    )
+    expected_lives = serializers.FloatField(
+        required=False, help_text="Scat: the lives this player may expect to lose this hand (a failed knock costs two)."
+    )
+    expected_points = serializers.FloatField(
+        required=False, help_text="Scattle: the points this player may expect over their next turns after this action."
+    )
+    opponent_points = serializers.FloatField(
+        required=False, help_text="Scattle: what the other players may expect to score in the same turns, on average."
+    )
+
+
+class AdviceSerializer(serializers.Serializer):
+    game = serializers.CharField()
+    version = serializers.IntegerField(help_text="The position advised: the game's version.")
+    measure = serializers.ChoiceField(choices=["loss_chance", "expected_points"])
+    samples = serializers.IntegerField(help_text="Deals of the unseen cards played out per action.")
+    actions = AdvisedActionSerializer(many=True, help_text="Every legal action, in the order of legal_actions.")
+    best = serializers.IntegerField(help_text="The index in actions of the advisor's choice.")
+
+
+class ReviewedTurnSerializer(serializers.Serializer):
+    seq = serializers.IntegerField(help_text="The move.")
+    taken = serializers.DictField(help_text="What you did.")
+    best = serializers.DictField(help_text="The advisor's best action then.")
+    cost = serializers.FloatField(
+        help_text="How much worse yours was: Scat, the chance of losing a life (0-1); Scattle, points."
+    )
+    costly = serializers.BooleanField(help_text="One of your three costliest turns.")
+
+
+class ReviewSerializer(serializers.Serializer):
+    game = serializers.CharField()
+    seat = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=["pending", "ready"])
+    measure = serializers.ChoiceField(choices=["loss_chance", "expected_points"])
+    reviewed_to = serializers.IntegerField(help_text="Moves reviewed so far, while pending.")
+    turns = ReviewedTurnSerializer(many=True, required=False, help_text="Once ready.")

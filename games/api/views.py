@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -18,14 +18,23 @@ from rest_framework.views import APIView
 
 from accounts.models import User
 from config.api_errors import ApiError
-from games import selectors, services
+from games import advice, dispatch, selectors, services, tasks
+from games.engine import KINDS, get_rules
 from games.errors import Conflict, Forbidden, GameError, Invalid, NotFound
-from games.models import Game, Move, Seat, Turn
+from games.models import Game, Move, Turn
 
 from . import serializers as s
 from .pagination import MovePagination
 
 STATUS_OF = {Invalid: 400, Forbidden: 403, NotFound: 404, Conflict: 409}
+
+# What DRF's paginators read, documented so that a generated client can send it.
+PAGE_PARAMETER = OpenApiParameter("page", OpenApiTypes.INT, description="Page number, from 1.")
+PAGE_SIZE_PARAMETER = OpenApiParameter(
+    "page_size",
+    OpenApiTypes.INT,
+    description=f"Entries a page, up to {MovePagination.max_page_size} (default {MovePagination.page_size}).",
+)
 
 
 @contextmanager
@@ -39,9 +48,7 @@ def service_errors() -> Iterator[None]:
 
 
 def visible_game(request: Request, game_id: str) -> Game:
-    seats = Seat.objects.with_players().select_related("invited_user")
-    games = Game.objects.visible_to(request.user).select_related("creator").prefetch_related(Prefetch("seats", seats))
-    return get_object_or_404(games, public_id=game_id)
+    return get_object_or_404(selectors.visible_games(request.user), public_id=game_id)
 
 
 def detail_response(request: Request, game_id: str, status_code: int = status.HTTP_200_OK) -> Response:
@@ -56,7 +63,7 @@ class GameListView(APIView):
 
     @extend_schema(
         operation_id="games_list",
-        parameters=[s.GameListQuerySerializer],
+        parameters=[s.GameListQuerySerializer, PAGE_PARAMETER],
         responses={200: s.GamePageSerializer},
         description="The games you may see. For a signed-in viewer the games awaiting their move come first, "
         "by deadline, then the rest, newest first. `status=open` is the lobby; `player=<you>` is my games.",
@@ -118,17 +125,48 @@ class GameListView(APIView):
                 invite=v["invite"],
                 invite_days=v["invite_days"],
                 is_private=v["is_private"],
+                preset=v.get("preset", ""),
+                rated=v["rated"],
+                advice=v["advice"],
             )
         return detail_response(request, game.public_id, status.HTTP_201_CREATED)
+
+
+def detail_etag(game: Game, user) -> str:
+    """The viewer and the game's revision: the body changes with the clock (seconds_left) too,
+    but what the viewer can see of the game changes only with a new revision."""
+    viewer = user.pk if user is not None and user.is_authenticated else "anyone"
+    return '"' + hashlib.sha256(f"{game.public_id}:{game.revision}:{viewer}".encode()).hexdigest()[:32] + '"'
+
+
+def etag_matches(if_none_match: str, etag: str) -> bool:
+    """RFC 9110's weak comparison: a proxy that compresses the body may have made the tag weak."""
+    tags = [tag.strip().removeprefix("W/") for tag in if_none_match.split(",")]
+    return "*" in tags or etag in tags
 
 
 class GameDetailView(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(responses={200: s.GameDetailSerializer})
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "If-None-Match",
+                OpenApiTypes.STR,
+                OpenApiParameter.HEADER,
+                description="The ETag of an earlier answer: 304 while nothing you can see of the game has changed.",
+            )
+        ],
+        responses={200: s.GameDetailSerializer, 304: OpenApiResponse(description="Not changed since that ETag.")},
+    )
     def get(self, request: Request, game_id: str) -> Response:
         """The game as you may see it: your hand and legal actions, everyone's public facts."""
-        return detail_response(request, game_id)
+        game = visible_game(request, game_id)
+        etag = detail_etag(game, request.user)
+        headers = {"ETag": etag, "Cache-Control": "private, no-cache", "Vary": "Authorization, Cookie"}
+        if etag_matches(request.headers.get("If-None-Match", ""), etag):
+            return Response(status=status.HTTP_304_NOT_MODIFIED, headers=headers)
+        return Response(selectors.game_detail(game, request.user), headers=headers)
 
 
 class GameActionView(APIView):
@@ -136,7 +174,7 @@ class GameActionView(APIView):
 
     request_serializer: type | None = None
 
-    def perform(self, request: Request, game_id: str, data: dict) -> None:
+    def perform(self, request: Request, game_id: str, data: dict) -> Game:
         raise NotImplementedError
 
     def post(self, request: Request, game_id: str) -> Response:
@@ -146,8 +184,11 @@ class GameActionView(APIView):
             serializer.is_valid(raise_exception=True)
             data = serializer.validated_data
         with service_errors():
-            self.perform(request, game_id, data)
-        return detail_response(request, game_id)
+            game = self.perform(request, game_id, data)
+        # From the game the service changed, not through visibility: a player who has just left or
+        # declined a private game no longer sees it, yet their request succeeded.
+        seats = list(game.seats.with_players().select_related("invited_user"))
+        return Response(selectors.game_detail(game, request.user, seats=seats))
 
 
 @extend_schema(request=s.JoinSerializer, responses={200: s.GameDetailSerializer})
@@ -157,7 +198,7 @@ class JoinView(GameActionView):
     request_serializer = s.JoinSerializer
 
     def perform(self, request, game_id, data):
-        services.join_game(game_id=game_id, user=request.user, invite_token=data["invite_token"])
+        return services.join_game(game_id=game_id, user=request.user, invite_token=data["invite_token"])
 
 
 @extend_schema(request=None, responses={200: s.GameDetailSerializer})
@@ -165,7 +206,7 @@ class LeaveView(GameActionView):
     """Give up your seat before the game starts (the creator leaving cancels the game)."""
 
     def perform(self, request, game_id, data):
-        services.leave_game(game_id=game_id, user=request.user)
+        return services.leave_game(game_id=game_id, user=request.user)
 
 
 @extend_schema(request=None, responses={200: s.GameDetailSerializer})
@@ -173,7 +214,7 @@ class StartView(GameActionView):
     """Start now with the players seated; empty and reserved seats are dropped."""
 
     def perform(self, request, game_id, data):
-        services.start_game(game_id=game_id, user=request.user)
+        return services.start_game(game_id=game_id, user=request.user)
 
 
 @extend_schema(request=None, responses={200: s.GameDetailSerializer})
@@ -181,7 +222,7 @@ class DeclineView(GameActionView):
     """Decline an invitation: the reserved seat opens for anyone."""
 
     def perform(self, request, game_id, data):
-        services.decline_invitation(game_id=game_id, user=request.user)
+        return services.decline_invitation(game_id=game_id, user=request.user)
 
 
 class ResignView(APIView):
@@ -215,7 +256,7 @@ class MoveListView(APIView):
         return [AllowAny()] if self.request.method == "GET" else [IsAuthenticated()]
 
     @extend_schema(
-        parameters=[s.MoveListQuerySerializer],
+        parameters=[s.MoveListQuerySerializer, PAGE_PARAMETER, PAGE_SIZE_PARAMETER],
         responses={200: s.MovePageSerializer},
         description="The move history after `after`, as you may see it: another player's stock draw shows no card.",
     )
@@ -255,6 +296,10 @@ class MoveListView(APIView):
         key = request.headers.get("Idempotency-Key", "").strip()
         if len(key) > 128:
             raise ApiError("bad_idempotency_key", "Idempotency-Key is at most 128 characters.", 400)
+        # The key is stored and looked up: PostgreSQL refuses a NUL in text (a 500), and no
+        # control character belongs in a header anyway.
+        if any(ord(c) < 32 or ord(c) == 127 for c in key):
+            raise ApiError("bad_idempotency_key", "Idempotency-Key cannot contain control characters.", 400)
         with service_errors():
             result = services.submit_move(
                 game_id=game_id,
@@ -273,7 +318,7 @@ class MoveListView(APIView):
 class TurnListView(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(responses={200: s.TurnPageSerializer})
+    @extend_schema(parameters=[PAGE_PARAMETER, PAGE_SIZE_PARAMETER], responses={200: s.TurnPageSerializer})
     def get(self, request: Request, game_id: str) -> Response:
         """The game's finished turns, oldest first: who, when, how long, and whether it timed out;
         and the turn in progress in `current`."""
@@ -294,3 +339,56 @@ class VerifyView(APIView):
     def get(self, request: Request, game_id: str) -> Response:
         """Provably fair shuffles: once the game is over, re-run it from the revealed seed."""
         return Response(selectors.verification(visible_game(request, game_id)))
+
+
+class AdviceView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: s.AdviceSerializer})
+    def get(self, request: Request, game_id: str) -> Response:
+        """The advisor's figures for each of your legal actions, on your turn in a game with advice on
+        (unrated games only): Scat's chance of losing a life this hand, Scattle's expected points."""
+        game = visible_game(request, game_id)
+        with service_errors():
+            return Response(advice.advice_for(game, list(game.seats.all()), request.user))
+
+
+class ReviewView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={200: s.ReviewSerializer, 202: s.ReviewSerializer})
+    def get(self, request: Request, game_id: str) -> Response:
+        """After the game: each of your decisions, the advisor's best action, and what yours cost
+        (Scat: chance of losing a life; Scattle: points), from what you knew then. 202 while it is
+        being computed."""
+        game = visible_game(request, game_id)
+        with service_errors():
+            review, started = advice.review_for(game, list(game.seats.all()), request.user)
+        if started:
+            dispatch.enqueue_after_commit(tasks.review_game, review.pk)
+        code = status.HTTP_200_OK if review.ready_at else status.HTTP_202_ACCEPTED
+        return Response(advice.review_body(game, review), status=code)
+
+
+class RulesView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        parameters=[OpenApiParameter("kind", OpenApiTypes.STR, OpenApiParameter.PATH, enum=list(KINDS))],
+        responses={200: s.RulesSerializer},
+        operation_id="rules_retrieve",
+    )
+    def get(self, request: Request, kind: str) -> Response:
+        """A game's rules options, each with its type, default and range; the named presets; and what
+        "auto" resolves to at each seat count."""
+        if kind not in KINDS:
+            raise ApiError("not_found", f"There is no game kind {kind!r}; choose {' or '.join(KINDS)}.", 404)
+        rules = get_rules(kind)
+        body = {
+            "kind": kind,
+            "seats": {"min": rules.min_seats, "max": rules.max_seats},
+            "options": rules.option_specs(),
+            "presets": rules.presets(),
+            "auto": rules.auto_table(),
+        }
+        return Response(body)

@@ -10,7 +10,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from .base import Action, Event, State, check_option, is_int, places_from_order, show_value, shuffled
+from .base import (
+    EDITION,
+    Action,
+    Event,
+    State,
+    check_edition,
+    check_option,
+    check_seat_number,
+    check_state_shape,
+    expect_keys,
+    is_int,
+    places_from_order,
+    show_value,
+    shuffled,
+)
 from .cards import DECK, parse_card
 from .errors import BadOption, IllegalAction
 
@@ -57,11 +71,24 @@ _OPTION_SPECS: tuple[dict[str, Any], ...] = (
      "help": "How the discard pile becomes the new stock: shuffled, or just turned over."},
     {"name": "first_dealer", "type": "seat_or_random", "default": "random", "choices": ["random"], "min": 0, "max": 8,
      "help": "Seat of the first dealer, or 'random'."},
+    {"name": "max_rounds_per_hand", "type": "int_or_null", "default": 30, "min": 5, "max": 1000,
+     "help": "A hand in which nobody knocks ends in a showdown after this many rounds; empty: no limit."},
 )  # fmt: skip
+# Named sets of options a game may start from: "original" plays the seed's own rules.
+PRESETS = {"original": {"max_rounds_per_hand": None}}
 _SPECS_BY_NAME = {spec["name"]: spec for spec in _OPTION_SPECS}
 DEFAULT_OPTIONS: dict[str, Any] = {spec["name"]: spec["default"] for spec in _OPTION_SPECS}
 
 ACTION_TYPES = ("draw_stock", "draw_discard", "discard", "knock", "stand", "throw_down")
+
+# What from_json insists on (first-edition states have the same keys, without "edition").
+STATE_SHAPE = {
+    "num_seats": "int", "options": "dict", "secret": "dict", "hand_no": "int", "dealer": "int",
+    "active": "int?", "phase": "str", "knocker": "int?", "turns_taken": "list", "taken_from_discard": "str?",
+    "hands": "list", "stock": "list", "discard": "list", "out_of_play": "list", "rebuilds": "int",
+    "tokens": "list", "kitty": "int", "eliminated": "list", "resigned": "list", "eliminations": "list",
+    "deal_events": "list", "last_showdown": "dict?", "outcome": "dict?",
+}  # fmt: skip
 
 # --- hand evaluation (A3) -------------------------------------------------------------------
 
@@ -100,9 +127,23 @@ def _value(cards: list[str], options: dict[str, Any]) -> float:
 
 
 def hand_value(cards: list[str], options: dict[str, Any] | None = None) -> float:
-    """The value of a Scat hand: the best single-suit total, raised to the three-of-a-kind or
-    straight-flush value when `options` turn those variants on. ``["KS", "TS", "4H"]`` -> 20."""
-    return _value([parse_card(c) for c in cards], options or {})
+    """The value of a Scat hand of three distinct cards: the best single-suit total, raised to the
+    three-of-a-kind or straight-flush value when `options` turn those variants on.
+    ``["KS", "TS", "4H"]`` -> 20. Anything but three distinct cards is refused (rules A10c)."""
+    if not isinstance(cards, (list, tuple)):
+        raise IllegalAction("bad_hand", f"A Scat hand is a list of three cards, not {show_value(cards)}.")
+    parsed = [parse_card(c) for c in cards]
+    if len(parsed) != HAND_SIZE or len(set(parsed)) != HAND_SIZE:
+        raise IllegalAction("bad_hand", f"A Scat hand is three different cards; got {show_value(list(cards))}.")
+    return _value(parsed, options or {})
+
+
+def _keepable_value(hand: list[str], taken: str | None, options: dict[str, Any]) -> float:
+    """The view's hand_value: of three cards their value; of four (drawn, not yet discarded) the best
+    value the player can keep by a discard the rules allow (rules A10c)."""
+    if len(hand) <= HAND_SIZE:
+        return _value(hand, options)
+    return max(_value([c for c in hand if c != out], options) for out in hand if out != taken)
 
 
 def is_thirty_one(cards: list[str]) -> bool:
@@ -171,6 +212,12 @@ class ScatRules:
 
     # options
 
+    def presets(self) -> dict[str, dict[str, Any]]:
+        return _copy(PRESETS)
+
+    def auto_table(self) -> list[dict[str, Any]]:
+        return []  # no Scat option is "auto"
+
     def option_specs(self) -> list[dict[str, Any]]:
         return [
             {**spec, "choices": list(spec["choices"])} if "choices" in spec else dict(spec) for spec in _OPTION_SPECS
@@ -213,7 +260,10 @@ class ScatRules:
 
     # a new game
 
-    def new_game(self, num_seats: int, options: dict[str, Any] | None, seed: int | str) -> State:
+    def new_game(
+        self, num_seats: int, options: dict[str, Any] | None, seed: int | str, *, edition: int = EDITION
+    ) -> State:
+        edition = check_edition(edition)
         if not is_int(num_seats):
             raise BadOption(f"Scat takes {MIN_SEATS} to {MAX_SEATS} players; got {show_value(num_seats)}.")
         options = self.validate_options(options, num_seats)
@@ -250,7 +300,14 @@ class ScatRules:
             "last_showdown": None,
             "outcome": None,
         }
-        _deal(state, [])
+        if edition >= 2:
+            state["edition"] = edition
+        events: list[Event] = []
+        _deal(state, events)
+        if edition >= 2:
+            # Everything before the first turn (a hand may end on the deal, and the next be dealt): the
+            # history's version 0. A first-edition state kept only the latest deal here.
+            state["deal_events"] = events
         return state
 
     # whose move, what is legal
@@ -259,9 +316,10 @@ class ScatRules:
         return None if state["outcome"] is not None else state["active"]
 
     def outcome(self, state: State) -> dict[str, Any] | None:
-        return state["outcome"]
+        return _copy(state["outcome"])
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
+        check_seat_number(seat, state["num_seats"])
         if state["outcome"] is not None or seat != state["active"]:
             return []
         if state["phase"] == "must_discard":
@@ -297,11 +355,10 @@ class ScatRules:
             raise IllegalAction(
                 "bad_action", f"Scat has no action {show_value(kind)}; the actions are {', '.join(ACTION_TYPES)}."
             )
+        expect_keys(action, ("card",) if kind == "discard" else ())
         phase = state["phase"]
         hand = state["hands"][seat]
         if kind == "discard":
-            if "card" not in action:
-                raise IllegalAction("bad_action", 'A discard names its card, e.g. {"type": "discard", "card": "7S"}.')
             if phase != "must_discard":
                 raise IllegalAction("wrong_phase", "Draw a card first (from the stock or the discard pile), or knock.")
             card = parse_card(action["card"])
@@ -416,7 +473,7 @@ class ScatRules:
             "phase": state["phase"],
             "hand_no": state["hand_no"],
             "hand": hand,
-            "hand_value": None if hand is None else _value(hand, options),
+            "hand_value": None if hand is None else _keepable_value(hand, state["taken_from_discard"], options),
             "players": players,
             "dealer": state["dealer"],
             "knocker": state["knocker"],
@@ -454,20 +511,21 @@ class ScatRules:
     # storage
 
     def to_json(self, state: State) -> dict[str, Any]:
-        # The state is already JSON-ready and never mutated, so it is its own snapshot.
-        return state
+        return _copy(state)
 
     def from_json(self, data: dict[str, Any]) -> State:
-        if not isinstance(data, dict) or data.get("kind") != KIND:
-            raise IllegalAction("bad_state", "This is not a stored Scat game.")
-        return data
+        check_state_shape(data, KIND, STATE_SHAPE, "Scat")
+        n = data["num_seats"]
+        for key in ("hands", "turns_taken", "tokens", "eliminated", "resigned"):
+            if len(data[key]) != n:
+                raise IllegalAction("bad_state", f"This is not a stored Scat game: {key!r} has not {n} entries.")
+        return _copy(data)
 
 
 def _check_seat(state: State, seat: object) -> None:
+    check_seat_number(seat, state["num_seats"])
     if state["outcome"] is not None:
         raise IllegalAction("game_over", "This game is over.")
-    if not (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state["num_seats"]):
-        raise IllegalAction("not_seated", f"There is no seat {show_value(seat)} in this game.")
 
 
 # --- moves: each takes the old state and returns a new one -----------------------------------
@@ -581,6 +639,10 @@ def _pass_turn(new: State, events: list[Event], seat: int) -> None:
             _showdown(new, events, thrown_down=False)
             return
         if not eliminated[nxt]:
+            limit = new["options"].get("max_rounds_per_hand")
+            if limit is not None and knocker is None and min(new["turns_taken"][s] for s in _live_seats(new)) >= limit:
+                _showdown(new, events, thrown_down=False, reason="round_limit")  # A10b: nobody knocked
+                return
             new["active"] = nxt
             new["phase"] = "turn_start"
             if not new["stock"] and knocker is None and new["options"]["stock_exhausted"] == "void_hand":
@@ -607,8 +669,9 @@ def _thirty_one(new: State, events: list[Event], seat: int) -> None:
     _end_hand(new, events, losses)
 
 
-def _showdown(new: State, events: list[Event], thrown_down: bool) -> None:
-    """A8: every hand is shown; the lowest hand loses as the tie rule says."""
+def _showdown(new: State, events: list[Event], thrown_down: bool, reason: str = "") -> None:
+    """A8: every hand is shown; the lowest hand loses as the tie rule says. With `reason` "round_limit"
+    nobody knocked (A10b): the lowest hands lose a life each, unless every hand ties."""
     options = new["options"]
     knocker = new["knocker"]
     live = _live_seats(new)
@@ -619,7 +682,9 @@ def _showdown(new: State, events: list[Event], thrown_down: bool) -> None:
     losses = [0] * new["num_seats"]
     rule = options["knocker_tie_rule"]
     knocker_in = knocker in losers  # False when the knocker has resigned
-    if knocker_in and len(losers) == 1:
+    if reason == "round_limit" and len(losers) == len(live):
+        pass  # everybody tied: nobody loses, and the deal passes
+    elif knocker_in and len(losers) == 1:
         losses[knocker] = options["knocker_sole_lowest_loss"]
     elif rule == "all_tied_lose_one" and len(losers) == len(live):
         pass  # everybody tied: nobody loses
@@ -633,18 +698,20 @@ def _showdown(new: State, events: list[Event], thrown_down: bool) -> None:
         for s in losers:
             losses[s] = 1
     hands = {s: list(new["hands"][s]) for s in live}
-    events.append(
-        {
-            "type": "showdown",
-            "knocker": knocker,
-            "thrown_down": thrown_down,
-            "hands": [hands.get(s) for s in range(new["num_seats"])],
-            "values": values,
-            "lowest": lowest,
-            "lives_lost": losses,
-        }
-    )
-    _record_reveal(new, "throw_down" if thrown_down else "showdown", hands, losses, values)
+    event: Event = {
+        "type": "showdown",
+        "knocker": knocker,
+        "thrown_down": thrown_down,
+        "hands": [hands.get(s) for s in range(new["num_seats"])],
+        "values": values,
+        "lowest": lowest,
+        "lives_lost": losses,
+    }
+    if reason:
+        event["reason"] = reason
+    events.append(event)
+    kind = reason or ("throw_down" if thrown_down else "showdown")
+    _record_reveal(new, kind, hands, losses, values)
     _end_hand(new, events, losses)
 
 
@@ -772,7 +839,8 @@ def _deal(new: State, events: list[Event]) -> None:
         "stock_count": len(deck),
     }
     events.append(deal_event)
-    new["deal_events"] = [_copy(deal_event)]  # not shared with the returned event, which callers may edit
+    if "edition" not in new:
+        new["deal_events"] = [_copy(deal_event)]  # first edition: the latest deal (a copy: callers may edit events)
     holders = [s for s in order if _best_suit(hands[s]) == 31]
     if holders:
         # A5 step 4: every 31 is shown, everybody without one loses a life, no play takes place.

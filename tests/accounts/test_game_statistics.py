@@ -91,14 +91,29 @@ def test_move_times_count_turns_ended_by_the_players_own_move_in_time():
     assert (bob.turns_moved, bob.move_time_ms, bob.timed_out_turns) == (1, 60 * 60_000, 0)
 
 
-def test_a_31_on_the_opening_deal_is_recovered_from_the_opening_state():
-    rules = get_rules("scat")
-    seed = next(
+def opening_thirty_one_seed(rules) -> str:
+    return next(
         f"opening-{n}" for n in range(20000) if rules.new_game(2, {}, f"opening-{n}")["last_showdown"] is not None
     )
+
+
+def test_a_31_on_the_opening_deal_is_in_the_opening_events():
+    rules = get_rules("scat")
+    seed = opening_thirty_one_seed(rules)
     state = rules.new_game(2, {}, seed)
+    events = opening_events("scat", 2, {}, seed, 2)
+    assert events == state["deal_events"]
+    assert [e["type"] for e in events if e["type"] == "deal"] == ["deal", "deal"]
+    lost = {e["seat"]: e["lives"] for e in events if e["type"] == "life_lost"}
+    assert lost == {seat: 3 - tokens for seat, tokens in enumerate(state["tokens"]) if tokens < 3}
+
+
+def test_a_31_on_the_opening_deal_of_a_first_edition_game_is_recovered_from_the_opening_state():
+    rules = get_rules("scat")
+    seed = opening_thirty_one_seed(rules)
+    state = rules.new_game(2, {}, seed, edition=1)
     shown = state["last_showdown"]
-    events = opening_events("scat", 2, {}, seed)
+    events = opening_events("scat", 2, {}, seed, 1)
     holders = [e["seat"] for e in events if e["type"] == "thirty_one"]
     assert holders == [seat for seat, hand in enumerate(shown["hands"]) if hand is not None]
     lost = {e["seat"]: e["lives"] for e in events if e["type"] == "life_lost"}
@@ -108,4 +123,5 @@ def test_a_31_on_the_opening_deal_is_recovered_from_the_opening_state():
 def test_an_ordinary_opening_deal_has_nothing_to_count():
     rules = get_rules("scat")
     seed = next(f"plain-{n}" for n in range(100) if rules.new_game(3, {}, f"plain-{n}")["hand_no"] == 1)
-    assert opening_events("scat", 3, {}, seed) == []
+    assert [e["type"] for e in opening_events("scat", 3, {}, seed, 2)] == ["deal"]
+    assert opening_events("scat", 3, {}, seed, 1) == []

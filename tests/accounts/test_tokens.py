@@ -91,3 +91,13 @@ def test_an_account_holds_a_bounded_number_of_tokens(alice_client, alice, monkey
 def test_token_management_needs_an_account(anon_client, db):
     assert anon_client.get("/api/v1/me/tokens/").status_code == 401
     assert anon_client.post("/api/v1/me/tokens/", {"name": "x"}).status_code == 401
+
+
+def test_the_password_exchange_obeys_the_same_cap(anon_client, alice, monkeypatch):
+    monkeypatch.setattr("accounts.services.MAX_ACTIVE_TOKENS", 2)
+    credentials = {"username": "alice", "password": "alice-pw-1234"}
+    assert [anon_client.post("/api/v1/auth/token/", credentials).status_code for _ in range(2)] == [201, 201]
+    refused = anon_client.post("/api/v1/auth/token/", credentials)
+    assert refused.status_code == 400
+    assert refused.json()["code"] == "too_many_tokens"
+    assert ApiToken.objects.active().filter(user=alice).count() == 2

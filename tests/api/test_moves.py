@@ -179,3 +179,15 @@ def test_the_turns_list_shows_who_moved_and_how_long(table):
     assert finished["ended_at"] == running["started_at"] and running["ended_at"] is None
     assert running["deadline"] is not None
     assert all(t["seconds"] >= 0 and t["timed_out"] is False for t in (finished, running))
+
+
+@pytest.mark.parametrize("extra", [{"card": "AS"}, {"note": "I hold the ace of spades"}])
+def test_an_action_with_keys_it_does_not_take_is_refused_and_never_stored(table, extra):
+    game_id, _ = table
+    detail, mover, other = current(table)
+    response = move(mover, game_id, {"type": "draw_stock", **extra}, detail["version"])
+    assert response.status_code == 400
+    assert response.json()["code"] == "bad_action"
+    assert f'remove "{next(iter(extra))}"' in response.json()["message"]
+    assert not Move.objects.filter(game__public_id=game_id).exists()
+    assert other.get(f"/api/v1/games/{game_id}/moves/").json()["results"] == []

@@ -1,13 +1,18 @@
-"""Chromium (Debian's package) driven by Playwright against pytest-django's live server."""
+"""Chromium (Debian's package) driven by Playwright against the site served as ASGI by uvicorn (the
+pages follow event streams, which Django's WSGI live server would buffer)."""
 
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from django.test import override_settings
 
+from live import hub
+from tests.asgi import close_server_connections, serve_asgi
 from tests.conftest import require_service
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -50,6 +55,22 @@ def browser() -> Iterator:
             os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
 
 
+class AsgiLiveServer:
+    """Stands in for pytest-django's live_server (its helper enables these settings per test)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self._live_server_modified_settings = override_settings()
+
+
+@pytest.fixture(scope="session")
+def live_server(django_db_setup, django_db_blocker) -> Iterator[AsgiLiveServer]:
+    with serve_asgi() as url:
+        yield AsgiLiveServer(url)
+    with django_db_blocker.unblock():
+        close_server_connections()
+
+
 @pytest.fixture
 def artifacts_dir() -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
@@ -73,3 +94,7 @@ def new_page(browser, live_server):
     yield open_page
     for context in contexts:
         context.close()
+    # The server lets go of the pages' streams before the test's database goes.
+    deadline = time.monotonic() + 10
+    while hub.listening() and time.monotonic() < deadline:
+        time.sleep(0.05)

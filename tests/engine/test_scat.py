@@ -156,7 +156,7 @@ def test_option_specs_list_every_option_of_table_a2_in_order_with_its_default():
         "min_players", "max_players", "initial_tokens", "on_the_county", "knocker_sole_lowest_loss",
         "knocker_tie_rule", "thirty_one_knocker_loss", "three_of_a_kind_value", "straight_flush_value",
         "straight_flush_ace_low", "min_knock_score", "knock_allowed_first_round", "allow_stand_after_knock",
-        "throw_down", "stock_exhausted", "stock_rebuild_order", "first_dealer",
+        "throw_down", "stock_exhausted", "stock_rebuild_order", "first_dealer", "max_rounds_per_hand",
     ]  # fmt: skip
     assert RULES.validate_options(None) == {
         "min_players": 2, "max_players": 9, "initial_tokens": 3, "on_the_county": True,
@@ -164,6 +164,7 @@ def test_option_specs_list_every_option_of_table_a2_in_order_with_its_default():
         "three_of_a_kind_value": None, "straight_flush_value": None, "straight_flush_ace_low": False,
         "min_knock_score": None, "knock_allowed_first_round": True, "allow_stand_after_knock": False,
         "throw_down": False, "stock_exhausted": "rebuild", "stock_rebuild_order": "shuffle", "first_dealer": "random",
+        "max_rounds_per_hand": 30,
     }  # fmt: skip
     for spec in RULES.option_specs():
         assert spec["help"] and "type" in spec and "default" in spec
@@ -252,6 +253,9 @@ def test_thirty_ones_on_the_deal_by_several_players_cost_everybody_else_a_life_w
         up="4C",
     )
     events = state["deal_events"]  # the opening deal ended at once; a second deal followed
+    assert [e["type"] for e in events] == [
+        "deal", "thirty_one", "thirty_one", "life_lost", "life_lost", "deal"
+    ]  # fmt: skip
     assert state["hand_no"] == 2
     assert state["tokens"] == [2, 3, 3, 2]
     assert state["kitty"] == 2
@@ -259,7 +263,7 @@ def test_thirty_ones_on_the_deal_by_several_players_cost_everybody_else_a_life_w
     assert state["last_showdown"]["hands"] == [None, ["AS", "KS", "QS"], ["AH", "KH", "TH"], None]
     assert state["last_showdown"]["lives_lost"] == [1, 0, 0, 1]
     assert state["dealer"] == 0  # the deal passed clockwise from seat 3
-    assert events[0]["dealer"] == 0
+    assert (events[0]["dealer"], events[-1]["dealer"]) == (3, 0)
 
 
 def test_the_events_of_a_thirty_one_on_the_deal_come_from_new_game_view_and_show_the_hands(stack):
@@ -726,6 +730,29 @@ def test_a_game_left_with_one_player_ends_by_resignation_and_he_takes_the_kitty(
 def test_a_wrong_move_raises_illegal_action_with_a_stable_code_and_changes_nothing(stack, seat, action, code):
     state = start(stack, KNOCKER_AND_ONE_TIED, up="2D")
     assert illegal(state, seat, action).code == code
+
+
+@pytest.mark.parametrize(
+    ("action", "named"),
+    [
+        ({"type": "draw_stock", "card": "AS"}, '"card"'),
+        ({"type": "knock", "note": "gg"}, '"note"'),
+        ({"type": "draw_discard", "cards": ["AS"], "seat": 1}, '"cards", "seat"'),
+    ],
+)
+def test_an_action_with_a_key_it_does_not_take_is_refused_naming_the_key(stack, action, named):
+    state = start(stack, KNOCKER_AND_ONE_TIED, up="2D")
+    refused = illegal(state, 0, action)
+    assert refused.code == "bad_action"
+    assert f"remove {named}" in refused.message
+
+
+def test_a_discard_with_a_key_too_many_is_refused(stack):
+    state = start(stack, KNOCKER_AND_ONE_TIED, up="2D")
+    state, _ = play(state, (0, "draw_stock"))
+    refused = illegal(state, 0, {"type": "discard", "card": state["hands"][0][0], "meld": 0})
+    assert refused.code == "bad_action"
+    assert 'remove "meld"' in refused.message
 
 
 @pytest.mark.parametrize(("card", "code"), [("ZZ", "bad_card"), (7, "bad_card"), ("TD", "card_not_in_hand")])

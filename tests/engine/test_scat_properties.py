@@ -149,9 +149,15 @@ def test_no_view_and_no_event_shows_a_seat_a_card_it_may_not_see(game):
             for v in viewers:
                 seen[v] |= cards_in(event)
 
+    # The opening events (version 0), which every view keeps showing: whatever they showed each viewer.
+    opening: dict[int | None, set[str]] = {v: set() for v in viewers}
+
     def check(before, state, events):
         for event in events:
             learn(event)
+            if before is None:
+                for v in viewers:
+                    opening[v] |= seen[v]
             for v in viewers:
                 shown = RULES.view_events([event], v)[0]
                 assert shown["type"] == event["type"]
@@ -162,7 +168,8 @@ def test_no_view_and_no_event_shows_a_seat_a_card_it_may_not_see(game):
             assert view["last_showdown"] == state["last_showdown"]
             assert view["outcome"] == state["outcome"]
             own = set(state["hands"][v]) if v is not None else set()
-            rest = {k: x for k, x in view.items() if k != "last_showdown"}
+            assert cards_in(view["deal_events"]) <= opening[v], v
+            rest = {k: x for k, x in view.items() if k not in ("last_showdown", "deal_events")}
             assert cards_in(rest) <= seen[v] | own, v
             assert view["hand"] == (None if v is None else state["hands"][v])
             json.dumps(view)

@@ -322,17 +322,17 @@ def test_option_specs_follow_the_rules_table_in_order() -> None:
         "deck_count", "hand_size", "max_group_size", "max_run_length", "ace_in_runs", "color_bonus_scope",
         "color_bonus_multiplier", "lay_off", "scattle_final_discard", "target_score", "deadwood_penalty",
         "discard_retake_same_turn", "stock_rebuild_order", "max_stock_rebuilds", "stalemate_end", "first_player",
-        "tie_rule",
+        "tie_rule", "idle_rounds_end",
     ]  # fmt: skip
 
 
 def test_defaults_are_the_rules_table_defaults() -> None:
     assert RULES.validate_options(None) == {
-        "deck_count": 1, "hand_size": 5, "max_group_size": 4, "max_run_length": 4, "ace_in_runs": "low",
+        "deck_count": "auto", "hand_size": 5, "max_group_size": 4, "max_run_length": 4, "ace_in_runs": "low",
         "color_bonus_scope": "groups", "color_bonus_multiplier": 2, "lay_off": "none",
-        "scattle_final_discard": "optional", "target_score": 25, "deadwood_penalty": False,
+        "scattle_final_discard": "optional", "target_score": "auto", "deadwood_penalty": False,
         "discard_retake_same_turn": False, "stock_rebuild_order": "shuffle", "max_stock_rebuilds": None,
-        "stalemate_end": True, "first_player": "random", "tie_rule": "shared",
+        "stalemate_end": True, "first_player": "random", "tie_rule": "first_to_reach", "idle_rounds_end": 20,
     }  # fmt: skip
 
 
@@ -345,7 +345,11 @@ def test_defaults_are_the_rules_table_defaults() -> None:
         ({"hand_size": "5"}, "hand_size"),
         ({"max_run_length": 3}, "max_run_length"),
         ({"max_run_length": 14}, "max_run_length"),
-        ({"max_group_size": 5}, "max_group_size"),
+        ({"max_group_size": 5, "deck_count": 1}, "max_group_size"),
+        ({"max_group_size": 9}, "max_group_size"),
+        ({"deck_count": "many"}, "deck_count"),
+        ({"target_score": "auto-ish"}, "target_score"),
+        ({"idle_rounds_end": 2}, "idle_rounds_end"),
         ({"ace_in_runs": "high"}, "ace_in_runs"),
         ({"color_bonus_scope": "runs"}, "color_bonus_scope"),
         ({"lay_off": "any"}, "lay_off"),
@@ -373,15 +377,16 @@ def test_stalemate_end_may_be_off_when_rebuilds_are_limited() -> None:
     [
         (1, None, False),
         (2, None, True),
-        (6, None, True),
-        (7, None, False),
-        (7, {"deck_count": 2}, True),
+        (6, {"deck_count": 1}, True),
+        (7, {"deck_count": 1}, False),
+        (7, None, True),  # auto: two decks
         (8, {"deck_count": 2}, True),
-        (9, {"deck_count": 2}, False),
-        (2, {"hand_size": 25}, True),  # 25 x 2 + 1 = 51 cards
-        (2, {"hand_size": 26}, False),  # 53 > 52
-        (6, {"hand_size": 8}, True),  # 49 cards
-        (6, {"hand_size": 9}, False),  # 55 cards
+        (9, None, False),
+        (2, {"hand_size": 25, "deck_count": 1}, True),  # 25 x 2 + 1 = 51 cards, one left for the stock
+        (2, {"hand_size": 26, "deck_count": 1}, False),  # 53 > 52
+        (3, {"hand_size": 17, "deck_count": 1}, False),  # 52: no stock at all (rules B2)
+        (6, {"hand_size": 8, "deck_count": 1}, True),  # 49 cards
+        (6, {"hand_size": 9, "deck_count": 1}, False),  # 55 cards
         (3, {"first_player": 2}, True),
         (3, {"first_player": 3}, False),
     ],
@@ -406,7 +411,7 @@ def test_get_rules_returns_the_scattle_singleton() -> None:
 def test_the_deal_gives_one_card_at_a_time_from_the_end_starting_with_the_first_player() -> None:
     from games.engine.base import shuffled
 
-    state = RULES.new_game(3, {"first_player": 1}, seed="deal")
+    state = RULES.new_game(3, {"deck_count": 1, "first_player": 1}, seed="deal")
     deck = shuffled(list(DECK), "deal", 0)
     assert state["hands"][1][:2] == [deck[-1], deck[-4]]
     assert state["hands"][2][0] == deck[-2]
@@ -423,20 +428,12 @@ def test_a_random_first_player_is_the_same_for_the_same_seed() -> None:
 
 
 def test_the_opening_is_a_draw_for_the_first_player_and_nobody_else() -> None:
-    state = RULES.new_game(3, {"first_player": 2}, seed=5)
+    state = RULES.new_game(3, {"deck_count": 1, "first_player": 2}, seed=5)
     assert RULES.legal_actions(state, 2) == [{"type": "draw_stock"}, {"type": "draw_discard"}]
     assert RULES.legal_actions(state, 0) == []
     assert state["phase"] == "draw"
     assert [len(hand) for hand in state["hands"]] == [5, 5, 5]
     assert len(state["stock"]) == 52 - 16
-
-
-def test_a_deal_that_leaves_no_stock_ends_by_exhaustion_at_once() -> None:
-    state = RULES.new_game(3, {"hand_size": 17}, seed=3)  # 3 x 17 + 1 = 52 cards
-    assert state["stock"] == [] and len(state["discard"]) == 1
-    assert RULES.outcome(state)["reason"] == "exhaustion"
-    assert RULES.to_act(state) is None
-    assert types(state["deal_events"]) == ["deal", "game_over"]
 
 
 # --------------------------------------------------------------------------------------------
@@ -811,7 +808,7 @@ def test_resigning_twice_is_refused() -> None:
 
 
 def test_a_view_shows_own_hand_and_public_facts_but_never_other_hands_the_stock_or_the_seed() -> None:
-    state = RULES.new_game(3, {"first_player": 0}, seed="secret-seed-123")
+    state = RULES.new_game(3, {"deck_count": 1, "first_player": 0}, seed="secret-seed-123")
     view = RULES.view(state, 1)
     assert view["hand"] == state["hands"][1]
     assert view["stock_count"] == len(state["stock"])

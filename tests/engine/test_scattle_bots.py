@@ -141,3 +141,29 @@ def test_the_good_bot_plays_the_meld_that_reaches_the_target() -> None:
 def test_the_good_bot_keeps_pairs_and_run_fragments_and_discards_a_loner() -> None:
     state = table([["7H", "7D", "4S", "5S", "JC", "9D"], BOB_JUNK], phase="play", stock=["KD"])
     assert good(state) == {"type": "discard", "card": "JC"}
+
+
+ONE_DECK = {"deck_count": 1}
+
+
+def test_the_good_bot_takes_an_up_card_that_makes_a_pair_when_it_holds_a_loner() -> None:
+    # 2C pairs with 2S (2H and 2D may still come); JC or 5D can go instead.
+    state = table([["7H", "7D", "2S", "5D", "JC"], BOB_JUNK], stock=["KD"], discard=["4H", "2C"], options=ONE_DECK)
+    assert good(state) == {"type": "draw_discard"}
+
+
+def test_the_good_bot_discards_the_loner_whose_partners_are_gone() -> None:
+    # Every 2 and the hearts around 2H but the ace are melded; KC still has its kings and clubs.
+    bob_melds = [
+        {"kind": "group", "cards": ["2S", "2D", "2C"], "points": 3},
+        {"kind": "run", "cards": ["3H", "4H", "5H"], "points": 3},
+    ]
+    state = table(
+        [["7H", "7D", "9S", "TS", "KC", "2H"], BOB_JUNK],
+        phase="play",
+        stock=["8D"],
+        scores=[0, 6],
+        melds=[[], bob_melds],
+        options=ONE_DECK,
+    )
+    assert good(state) == {"type": "discard", "card": "2H"}

@@ -9,6 +9,7 @@ from urllib.parse import quote
 import pytest
 from django.test import Client
 
+from frontend.forms import NewGameForm
 from games import services
 from games.engine import KINDS, get_rules
 from games.models import Game, GameStatus, Notification
@@ -37,22 +38,18 @@ def two_player_scat(alice, bob, **options) -> Game:
 
 
 def new_game_form_data(kind: str = "scat", **overrides) -> dict:
-    """The form as the browser would send it untouched: every option at its default."""
+    """The form as the browser would send it untouched: every option at its default, as rendered."""
     data = {"kind": kind, "seats": "2", "time_control": "per_move", "move_time_limit": "86400"}
     data.update({"timeout_policy": "autoplay", "good_bots": "0", "random_bots": "0", "invite_days": "14"})
-    for game_kind in KINDS:
-        for spec in get_rules(game_kind).option_specs():
-            name = f"{game_kind}-{spec['name']}"
-            value = spec["default"]
-            if spec["type"] == "bool":
+    form = NewGameForm()
+    for names in form.option_fields.values():
+        for name in names:
+            value = form[name].value()
+            if isinstance(value, bool):
                 if value:
                     data[name] = "on"
-            elif spec["type"] in ("int", "int_or_null"):
-                data[name] = "" if value is None else str(value)
-            elif spec["type"] == "seat_or_random":
-                data[name] = str(value)
             else:
-                data[name] = json.dumps(value)
+                data[name] = "" if value is None else str(value)
     data.update(overrides)
     return data
 
@@ -307,3 +304,28 @@ def test_names_are_escaped(alice):
     services.create_game(creator=mallory, kind="scat", num_seats=2)
     html = page_client(alice).get("/games/").content.decode()
     assert "<script>alert(1)</script>" not in html
+
+
+def test_the_new_game_form_offers_the_original_rules_and_explains_auto(alice):
+    html = page_client(alice).get("/games/new/").content.decode()
+    assert 'name="preset"' in html and 'value="original"' in html
+    assert 'id="scattle-auto-note"' in html and 'id="scattle-auto-table"' in html
+    assert "&quot;auto&quot;" in html or '"auto"' in html  # the decks' automatic choice
+
+
+def test_creating_a_game_from_the_original_rules_with_the_form(alice):
+    data = new_game_form_data("scattle", preset="original")
+    response = page_client(alice).post("/games/new/", data)
+    assert response.status_code == 302
+    game = Game.objects.get()
+    assert (game.options["deck_count"], game.options["target_score"], game.options["tie_rule"]) == (1, 25, "shared")
+
+
+def test_an_automatic_target_is_typed_as_auto_or_a_number(alice):
+    for typed, stored in (("auto", "auto"), ("12", 12), ("", None)):
+        Game.objects.all().delete()
+        data = new_game_form_data("scattle", **{"scattle-target_score": typed})
+        assert page_client(alice).post("/games/new/", data).status_code == 302
+        assert Game.objects.get().options["target_score"] == stored
+    refused = page_client(alice).post("/games/new/", new_game_form_data("scattle", **{"scattle-target_score": "many"}))
+    assert "Type auto or a whole number" in refused.content.decode()

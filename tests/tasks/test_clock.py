@@ -180,7 +180,32 @@ def test_a_time_bank_shrinks_with_the_time_used_and_grows_by_the_increment(trave
     travel.move_to(START + timedelta(hours=1))
     play_one_turn(game.public_id)
     assert game.seats.get(index=mover).bank_remaining == 2 * 3600 + 1800
-    assert clock.bank_after_move(4 * 3600, 60, 1800, 4 * 3600) == 4 * 3600  # the cap holds
+    assert clock.bank_after_move(4 * 3600 - 60, 1800, 4 * 3600) == 4 * 3600  # the cap holds
+
+
+def test_a_vacation_taken_during_a_turn_costs_the_time_bank_nothing(travel, alice, bob):
+    bank = {"initial": 7200, "increment": 0, "cap": 7200}
+    game = two_player_game(alice, bob, time_bank=bank)
+    mover = game.to_act_seat
+    travel.move_to(START + timedelta(minutes=30))
+    vacations.start_vacation(user=seat_user(game, mover), until=START + 3 * DAY)
+    travel.move_to(START + 2 * DAY + timedelta(minutes=30))
+    vacations.end_vacation(user=seat_user(game, mover))
+    travel.move_to(START + 2 * DAY + timedelta(minutes=40))
+    play_one_turn(game.public_id)
+    # 30 minutes before the vacation and 10 after it: 40 of the 120 minutes are used.
+    assert game.seats.get(index=mover).bank_remaining == 7200 - 40 * 60
+
+
+def test_a_move_made_while_on_vacation_uses_no_bank_time_for_the_vacation(travel, alice, bob):
+    bank = {"initial": 7200, "increment": 0, "cap": 7200}
+    game = two_player_game(alice, bob, time_bank=bank)
+    mover = game.to_act_seat
+    travel.move_to(START + timedelta(minutes=20))
+    vacations.start_vacation(user=seat_user(game, mover), until=START + 3 * DAY)
+    travel.move_to(START + 2 * DAY)
+    play_one_turn(game.public_id)
+    assert game.seats.get(index=mover).bank_remaining == 7200 - 20 * 60
 
 
 def test_time_bank_numbers_are_validated(alice):

@@ -13,7 +13,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from config.celery import app
-from games import dispatch, notifications, services, tasks
+from games import channels, dispatch, notifications, services, tasks
 from games.models import Delivery, Game, PlayerPreference
 from tests.conftest import require_service
 
@@ -69,8 +69,8 @@ def test_a_failed_webhook_is_retried_and_the_error_shown(celery_worker, webhook_
     delivery = Delivery.objects.get(channel="webhook")
     assert wait_until(lambda: Delivery.objects.get(pk=delivery.pk).attempts == 1)
     delivery.refresh_from_db()
-    assert delivery.status == "pending" and "HTTP 503" in delivery.last_error
-    assert PlayerPreference.objects.get(user=bob).webhook_last_error == "HTTP 503"
+    assert delivery.status == "pending" and delivery.last_error == channels.WEBHOOK_NOT_ACCEPTED
+    assert PlayerPreference.objects.get(user=bob).webhook_last_error == channels.WEBHOOK_NOT_ACCEPTED
 
     # The retry comes due; the sweep hands it to the worker, which sends it once.
     Delivery.objects.filter(pk=delivery.pk).update(next_attempt_at=timezone.now())

@@ -50,6 +50,9 @@ export function describeEvent(event, ctx) {
       return gettext("Everyone would be out: the hand is played again.");
     case "resigned":
       return you ? gettext("You resigned.") : format(gettext("%(name)s resigned."), { name });
+    case "idle_rounds":
+      return format(ngettext("%(rounds)s full round without a meld.", "%(rounds)s full rounds without a meld.",
+        event.rounds), { rounds: event.rounds });
     case "meld": {
       const values = { name, cards: cardLabels(event.cards), points: event.points, score: event.score };
       if (you) {
@@ -101,6 +104,7 @@ function describeShowdown(event, ctx) {
   });
   const list = listOf(parts);
   if (event.thrown_down) return format(gettext("Throw-down showdown: %(list)s."), { list });
+  if (event.reason === "round_limit") return format(gettext("Nobody knocked within the round limit. Showdown: %(list)s."), { list });
   return format(gettext("Showdown: %(list)s."), { list });
 }
 
@@ -132,7 +136,7 @@ export function reasonText(reason, ctx, outcome) {
       return format(gettext("%(name)s reached the target score."), { name: ctx.nameOf(winner) });
     }
     case "exhaustion": return gettext("The stock ran out and cannot be rebuilt: the game ends.");
-    case "stalemate": return gettext("Nobody has melded since the stock was last rebuilt: the game ends.");
+    case "stalemate": return gettext("Nobody has melded for too long: the game ends.");
     default: return "";
   }
 }

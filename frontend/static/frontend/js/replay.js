@@ -16,9 +16,14 @@ export function initialBoard(game) {
     discard: null, // the whole pile, bottom first, once a deal has shown it
     stock: null,
   };
-  const deal = (state.deal_events || []).find((e) => e.type === "deal");
-  // Scat keeps only the latest hand's deal; the opening deal is known only while hand 1 lasts.
-  if (deal && (deal.hand_no === undefined || deal.hand_no === 1)) applyEvent(board, deal, game.your_seat);
+  // The opening events (version 0): the deal, and anything that happened before the first turn (a
+  // hand that ended on a 31 and the next deal). A first-edition Scat game kept only its latest
+  // deal there, which is the opening one only while hand 1 lasts.
+  const opening = state.deal_events || [];
+  const deal = opening.find((e) => e.type === "deal");
+  if (deal && (deal.hand_no === undefined || deal.hand_no === 1)) {
+    for (const event of opening) applyEvent(board, event, game.your_seat);
+  }
   return board;
 }
 

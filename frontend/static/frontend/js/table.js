@@ -1,16 +1,25 @@
-// The card table: renders the game as the API gives it, sends moves, refreshes itself when the
-// game's version changes, and never lets its own refresh overtake a move that is being sent.
+// The card table: renders the game as the API gives it, sends moves, follows the game's event
+// stream (polling only when the stream cannot be opened), and never lets news overtake a move
+// that is being sent.
+import { renderAdvice, renderReview } from "./advice.js";
 import { ApiError, getAllPages, getJson, newIdempotencyKey, postJson } from "./api.js";
 import { cardBack, cardFace, cardLabel, cardLabels, cardName, namedCard, setSprite, sortCards } from "./cards.js";
 import { announce, h, updateRegion } from "./dom.js";
 import { describeEvent, describeMove, formatValue, reasonText, winnersText } from "./events.js";
 import { format, gettext, language, listOf, ngettext, pgettext } from "./i18n.js";
 import { boardsFor } from "./replay.js";
+import { openStream } from "./stream.js";
 
 const POLL_VISIBLE_MS = 2000;
 const POLL_HIDDEN_MS = 15000;
 const REPLAY_STEP_MS = 1200;
 const LATEST_MAX = 8;
+
+const BOT_LABELS = {
+  random: () => gettext("Computer (random)"),
+  good: () => gettext("Computer (good)"),
+  expert: () => gettext("Computer (expert)"),
+};
 
 const ACTION_LABELS = {
   draw_stock: () => gettext("Draw from stock"),
@@ -51,10 +60,14 @@ class Table {
     this.selected = [];
     this.busy = false;
     this.pollTimer = null;
+    this.stream = null; // the game's EventSource while it is open
     this.deadlineAt = null;
     this.replay = null; // { index, playing }
     this.replayTimer = null;
     this.timeZone = root.dataset.timeZone || undefined;
+    // How the page names seated players (the server's "Name (@username)"), by seat index.
+    const seatNames = document.getElementById("seat-names");
+    this.seatNames = seatNames ? JSON.parse(seatNames.textContent) : {};
     const byId = (id) => document.getElementById(id);
     this.region = {
       status: byId("status"),
@@ -63,6 +76,8 @@ class Table {
       piles: byId("piles"),
       hand: byId("hand"),
       actions: byId("actions"),
+      advice: byId("advice"),
+      review: byId("review"),
       latest: byId("latest"),
       showdown: byId("showdown"),
       ranking: byId("ranking"),
@@ -81,7 +96,9 @@ class Table {
   nameOf(index) {
     const seat = this.seat(index);
     if (!seat) return format(gettext("seat %(number)s"), { number: index + 1 });
-    if (seat.is_bot) return seat.bot_level === "good" ? gettext("Computer (good)") : gettext("Computer (random)");
+    if (seat.is_bot) return (BOT_LABELS[seat.bot_level] || BOT_LABELS.random)();
+    const named = this.seatNames[index];
+    if (named && named.username === seat.username) return named.label;
     return seat.display_name || seat.username || gettext("open seat");
   }
 
@@ -100,13 +117,56 @@ class Table {
       this.region[name].addEventListener("click", (event) => this.onClick(event));
     }
     document.addEventListener("visibilitychange", () => {
-      if (!document.hidden) this.schedulePoll(0);
+      if (!document.hidden && !this.stream) this.schedulePoll(0);
     });
     this.setDeadline();
     this.render();
     this.loadMoves().then(() => this.renderHistoryParts());
     window.setInterval(() => this.tick(), 1000);
-    if (this.isLive()) this.schedulePoll(POLL_VISIBLE_MS);
+    if (this.isLive()) this.follow();
+  }
+
+  // The game's events (see stream.js): polling takes over only for a stream that cannot be opened.
+  follow() {
+    openStream(
+      this.root.dataset.streamUrl,
+      {
+        game: (detail) => this.onStreamed(detail),
+        move: (event) => {
+          if (!this.moves.some((m) => m.seq === event.move.seq)) {
+            this.moves.push(event.move);
+            this.moves.sort((a, b) => a.seq - b.seq);
+          }
+          if (event.detail) this.onStreamed(event.detail);
+        },
+      },
+      {
+        onOpen: (source) => {
+          this.stream = source;
+          window.clearTimeout(this.pollTimer);
+        },
+        onUnavailable: () => {
+          this.stream = null;
+          this.schedulePoll(0);
+        },
+      },
+    );
+  }
+
+  async onStreamed(fresh) {
+    // A move sent meanwhile has the newer answer: this one must not overwrite it.
+    if (this.busy || fresh.version < this.game.version) return;
+    if (fresh.version !== this.game.version || fresh.status !== this.game.status) {
+      await this.update(fresh, { announceNews: true });
+    } else {
+      this.game = fresh;
+      this.setDeadline();
+      this.render();
+    }
+    if (!this.isLive() && this.stream) {
+      this.stream.close();
+      this.stream = null;
+    }
   }
 
   isLive() {
@@ -115,7 +175,7 @@ class Table {
 
   schedulePoll(delay) {
     window.clearTimeout(this.pollTimer);
-    if (!this.isLive()) return;
+    if (!this.isLive() || this.stream) return;
     this.pollTimer = window.setTimeout(() => this.poll(), delay);
   }
 
@@ -332,8 +392,51 @@ class Table {
     this.renderPiles();
     this.renderHand();
     this.renderActions();
+    this.renderAdvice();
     this.renderShowdown();
     this.renderRanking();
+    this.loadReview();
+  }
+
+  // A player's review of the finished game, computed in the background after its end.
+  loadReview(delay = 0) {
+    const g = this.game;
+    if (g.status !== "finished" || g.your_seat === null || this.reviewLoading || this.review) return;
+    this.reviewLoading = true;
+    window.setTimeout(async () => {
+      try {
+        const review = await getJson(this.root.dataset.reviewUrl);
+        if (review.status === "ready") this.review = review;
+        renderReview(this.region.review, review);
+        this.reviewLoading = false;
+        if (review.status !== "ready") this.loadReview(Math.min(30000, Math.max(3000, delay * 2)));
+      } catch {
+        this.reviewLoading = false; // no review for this viewer (or offline): the section stays hidden
+      }
+    }, delay);
+  }
+
+  // Fetched once per position, on the player's turn in a game with advice on.
+  renderAdvice() {
+    const g = this.game;
+    if (!g.advice || !g.is_your_turn) {
+      this.advice = null;
+      renderAdvice(this.region.advice, null);
+      return;
+    }
+    if (this.advice && this.advice.version === g.version) {
+      renderAdvice(this.region.advice, this.advice);
+      return;
+    }
+    if (this.adviceAsked === g.version) return;
+    this.adviceAsked = g.version;
+    getJson(this.root.dataset.adviceUrl).then((advice) => {
+      if (advice.version !== this.game.version) return;
+      this.advice = advice;
+      renderAdvice(this.region.advice, advice);
+    }).catch(() => {
+      this.adviceAsked = null; // the next render asks again
+    });
   }
 
   renderHistoryParts() {
@@ -614,7 +717,8 @@ class Table {
   }
 
   openingDealShown() {
-    // Scat keeps only the current hand's deal; hand 2 onwards is dealt inside a move's events.
+    // The opening events start with hand 1's deal (a first-edition Scat game kept only the latest
+    // deal: from hand 2 on, its opening is no longer known).
     const deal = (this.state.deal_events || [])[0];
     return Boolean(deal) && (deal.hand_no === undefined || deal.hand_no === 1);
   }
@@ -830,30 +934,36 @@ export function countdownText(seconds) {
   return `${format(ngettext("%(count)s day", "%(count)s days", days), { count: days })} ${clock}`;
 }
 
-// The waiting room is rendered by the server; here it only watches for players joining or the
-// start, and reloads to show the change (unless a one-time invitation link is on screen).
+// The waiting room is rendered by the server; here it only watches (on the game's stream, or by
+// polling when the stream cannot be opened) for players joining or the start, and reloads to show
+// the change (unless a one-time invitation link is on screen).
 function watchWaitingRoom(root, game) {
   const signature = (g) => JSON.stringify([g.status, g.version, g.seats.map((s) => [s.username, s.invited, s.reserved])]);
   const known = signature(game);
   const note = document.getElementById("waiting-note");
+  const changed = (fresh) => {
+    if (signature(fresh) === known) return false;
+    if (root.dataset.inviteShown) {
+      note.replaceChildren(gettext("Players have joined or the game has started."), " ",
+        h("a", { href: window.location.pathname }, gettext("Show the table")));
+      return true;
+    }
+    window.location.reload();
+    return true;
+  };
   const check = async () => {
     try {
-      const fresh = await getJson(root.dataset.gameUrl);
-      if (signature(fresh) !== known) {
-        if (root.dataset.inviteShown) {
-          note.replaceChildren(gettext("Players have joined or the game has started."), " ",
-            h("a", { href: window.location.pathname }, gettext("Show the table")));
-          return;
-        }
-        window.location.reload();
-        return;
-      }
+      if (changed(await getJson(root.dataset.gameUrl))) return;
     } catch (error) {
       if (error instanceof ApiError && (error.status === 404 || error.status === 403)) return;
     }
     window.setTimeout(check, document.hidden ? POLL_HIDDEN_MS : POLL_VISIBLE_MS);
   };
-  window.setTimeout(check, POLL_VISIBLE_MS);
+  openStream(
+    root.dataset.streamUrl,
+    { game: (fresh, source) => changed(fresh) && source.close() },
+    { onUnavailable: () => window.setTimeout(check, 0) },
+  );
 }
 
 function main() {

@@ -1,0 +1,71 @@
+"""Every error under /api/ answers in the API's error shape, in every mode.
+
+DRF shapes the errors its views raise (config.api_errors). What Django answers on its own does
+not pass through DRF: an unknown address, a NUL in a path, a body too large to read, an uncaught
+exception. With DEBUG those are Django's technical HTML pages (which also list the URL patterns
+and the settings); without it, the handlers in config.errors. This middleware swaps any such
+page under /api/ for the error shape, after Django has logged the error as it always does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.http import HttpRequest, HttpResponse
+from django.middleware import common
+from rest_framework.response import Response
+
+from .api_errors import json_bad_request, json_for_status
+
+API_PREFIX = "/api/"
+
+
+def is_api_request(request: HttpRequest) -> bool:
+    return request.path_info.startswith(API_PREFIX)
+
+
+class ApiErrorShapeMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if response.status_code < 400 or not is_api_request(request) or self.is_shaped(response):
+            return response
+        return self.reshaped(request, response)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> None:
+        # Only noted: Django goes on to log the exception and answer it; __call__ then says what
+        # it was (the page Django makes for a SuspiciousOperation with DEBUG does not).
+        if is_api_request(request):
+            request.api_exception = exception
+
+    @staticmethod
+    def is_shaped(response: HttpResponse) -> bool:
+        # DRF's own responses went through config.api_errors; JSON ones are our handlers'.
+        return isinstance(response, Response) or response.get("Content-Type", "").startswith("application/json")
+
+    @staticmethod
+    def reshaped(request: HttpRequest, response: HttpResponse) -> HttpResponse:
+        if response.status_code == 400:
+            shaped = json_bad_request(request, getattr(request, "api_exception", None))
+        else:
+            shaped = json_for_status(response.status_code)
+        # The body swapped in place: what the inner layers set (Allow, Vary, cookies, the mark
+        # that Django has logged this response) stays as it was.
+        if response.streaming:
+            response.streaming_content = [shaped.content]
+        else:
+            response.content = shaped.content
+        response["Content-Type"] = shaped["Content-Type"]
+        if response.has_header("Content-Length"):
+            response["Content-Length"] = str(len(shaped.content))
+        return response
+
+
+class CommonMiddleware(common.CommonMiddleware):
+    """Django's, without the trailing-slash redirect under /api/: a client that forgets the slash
+    gets a 404 in the error shape, not a redirect that drops its POST body (or, with DEBUG, a 500)."""
+
+    def should_redirect_with_slash(self, request: HttpRequest) -> bool:
+        return not is_api_request(request) and super().should_redirect_with_slash(request)

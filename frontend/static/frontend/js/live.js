@@ -1,0 +1,73 @@
+// The signed-in player's own event stream (GET /api/v1/stream/), on every page: the notification
+// badge follows it, and the home page's lists of games follow the summaries of the player's games.
+// Only when the stream cannot be opened at all do the page's parts poll instead.
+import { getJson } from "./api.js";
+import { openStream } from "./stream.js";
+
+const FALLBACK_POLL_MS = 30000;
+
+function setBadge(count) {
+  const holder = document.getElementById("unread-badge");
+  if (!holder) return;
+  holder.dataset.unread = String(count);
+  holder.hidden = count <= 0;
+  const badge = holder.querySelector(".badge");
+  if (badge && badge.firstChild) badge.firstChild.nodeValue = String(count);
+}
+
+function unread() {
+  const holder = document.getElementById("unread-badge");
+  return holder ? Number(holder.dataset.unread || 0) : 0;
+}
+
+// The home page's game lists, fetched anew as the server renders them.
+let refreshing = null;
+async function refreshHome() {
+  if (!document.querySelector("[data-home-games]")) return;
+  if (refreshing) return;
+  refreshing = (async () => {
+    try {
+      const response = await fetch("/", { credentials: "same-origin", headers: { Accept: "text/html" } });
+      const page = new DOMParser().parseFromString(await response.text(), "text/html");
+      const fresh = page.querySelector("[data-home-games]");
+      const current = document.querySelector("[data-home-games]");
+      if (fresh && current) current.replaceWith(fresh);
+    } catch {
+      // The next summary, or the next visit, shows them.
+    } finally {
+      refreshing = null;
+    }
+  })();
+}
+
+async function refreshAll() {
+  try {
+    const page = await getJson("/api/v1/notifications/");
+    setBadge(page.unread_count);
+  } catch {
+    // Offline: the next poll, or the next event, tries again.
+  }
+  refreshHome();
+}
+
+async function poll() {
+  await refreshAll();
+  window.setTimeout(poll, FALLBACK_POLL_MS);
+}
+
+function main() {
+  const script = document.querySelector("script[data-stream-url]");
+  if (!script) return;
+  openStream(
+    script.dataset.streamUrl,
+    {
+      notification: (item) => item.read_at || setBadge(unread() + 1),
+      notifications_read: (event) => setBadge(event.unread_count),
+      game_summary: () => refreshHome(),
+      reset: () => refreshAll(), // more was missed than the server keeps: start afresh
+    },
+    { onUnavailable: () => window.setTimeout(poll, FALLBACK_POLL_MS) },
+  );
+}
+
+main();

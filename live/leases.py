@@ -1,0 +1,159 @@
+"""At most MAX_STREAMS open streams a player, across every process: each open stream holds a lease.
+
+With Redis the leases are a sorted set per player (member: the lease, score: when it lapses), taken
+by a script so that streams opened at the same instant cannot pass the limit together, and renewed
+while the stream runs (all of a process's together); a process that dies leaves leases that lapse
+within LEASE_SECONDS. Without Redis (one process, as make run has it) they are counted in memory.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+import weakref
+from collections import defaultdict
+from collections.abc import AsyncIterator
+
+from django.conf import settings
+
+from .connection import redis_client, redis_may_be_away
+
+MAX_STREAMS = 20
+LEASE_SECONDS = 60
+RENEW_SECONDS = 20
+
+TAKE = """
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[4])
+redis.call('EXPIRE', KEYS[1], ARGV[5])
+return 1
+"""
+
+_in_memory: dict[int, set[str]] = defaultdict(set)
+
+
+def _key(user_id: int) -> str:
+    return f"slowhand:live:leases:{user_id}"
+
+
+class Lease:
+    def __init__(self, user_id: int | None, name: str) -> None:
+        self.user_id = user_id
+        self.name = name
+
+    async def release(self) -> None:
+        if self.user_id is None:
+            return
+        if settings.REDIS_URL:
+            await _renewer().give_back(self)
+        else:
+            _in_memory[self.user_id].discard(self.name)
+
+    async def holding(self, body: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
+        """`body`, its lease renewed while it runs (with the process's others) and given back when it ends."""
+        if self.user_id is not None and settings.REDIS_URL:
+            _renewer().hold(self)
+        try:
+            async for chunk in body:
+                yield chunk
+        finally:
+            await self.release()
+
+
+def by_player(leases: list[Lease]) -> dict[int, list[str]]:
+    names: dict[int, list[str]] = defaultdict(list)
+    for lease in leases:
+        names[lease.user_id].append(lease.name)
+    return names
+
+
+async def renew(held: list[Lease]) -> None:
+    """Move every one of these leases on by LEASE_SECONDS, in one round trip. Each player's key's
+    own expiry moves on too, or it would take the live leases with it."""
+    until = time.time() + LEASE_SECONDS
+    with redis_may_be_away("Stream leases"):
+        async with redis_client().pipeline(transaction=False) as pipe:
+            for user_id, names in by_player(held).items():
+                pipe.zadd(_key(user_id), dict.fromkeys(names, until), xx=True)
+                pipe.expire(_key(user_id), LEASE_SECONDS * 2)
+            await pipe.execute()
+
+
+async def give_back_all(returned: list[Lease]) -> None:
+    with redis_may_be_away("Stream leases"):
+        async with redis_client().pipeline(transaction=False) as pipe:
+            for user_id, names in by_player(returned).items():
+                pipe.zrem(_key(user_id), *names)
+            await pipe.execute()
+
+
+class Renewer:
+    """The leases of the streams open in this process, renewed together every RENEW_SECONDS, and
+    given back together when streams end at the same moment (a proxy restarting closes them all):
+    one pipeline for thousands of streams, not a command each."""
+
+    def __init__(self) -> None:
+        self.leases: set[Lease] = set()
+        self.task: asyncio.Task | None = None
+        self.returned: list[Lease] = []
+        self.returning: asyncio.Future | None = None
+
+    async def give_back(self, lease: Lease) -> None:
+        self.leases.discard(lease)
+        self.returned.append(lease)
+        if self.returning is None:
+            self.returning = asyncio.ensure_future(self._give_back_returned())
+        # Shielded: a stream cancelled while it waits must not stop the others' leases going back.
+        await asyncio.shield(self.returning)
+
+    async def _give_back_returned(self) -> None:
+        try:
+            await asyncio.sleep(0)  # the streams ending at this moment go back together
+            while self.returned:
+                batch, self.returned = self.returned, []
+                await give_back_all(batch)
+        finally:
+            self.returning = None
+
+    def hold(self, lease: Lease) -> None:
+        self.leases.add(lease)
+        if self.task is None or self.task.done():
+            self.task = asyncio.get_running_loop().create_task(self.run())
+
+    async def run(self) -> None:
+        while self.leases:
+            await asyncio.sleep(RENEW_SECONDS)
+            if self.leases:
+                await renew(list(self.leases))
+
+
+_renewers: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # event loop -> its renewer
+
+
+def _renewer() -> Renewer:
+    loop = asyncio.get_running_loop()
+    found = _renewers.get(loop)
+    if found is None:
+        found = _renewers[loop] = Renewer()
+    return found
+
+
+async def take(user_id: int | None) -> Lease | None:
+    """A lease for one more stream of this player, or None when they hold MAX_STREAMS already."""
+    name = secrets.token_hex(8)
+    if user_id is None:
+        return Lease(None, name)  # an anonymous spectator: limited by the rate limit per address
+    if not settings.REDIS_URL:
+        held = _in_memory[user_id]
+        if len(held) >= MAX_STREAMS:
+            return None
+        held.add(name)
+        return Lease(user_id, name)
+    now = time.time()
+    args = [now, now + LEASE_SECONDS, MAX_STREAMS, name, LEASE_SECONDS * 2]
+    taken = True  # while Redis is away the limit cannot be counted: the stream opens (the rate limit holds)
+    with redis_may_be_away("Stream leases"):
+        taken = await redis_client().eval(TAKE, 1, _key(user_id), *args)
+    return Lease(user_id, name) if taken else None

@@ -1,0 +1,116 @@
+"""GET /api/v1/games/{id}/stream/ and GET /api/v1/stream/: async views, served under ASGI.
+
+Authentication is the API's (a token, or the session); the stream then runs on its own, in the
+event loop (live.streams). Errors before the stream starts answer in the API's error shape.
+"""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponseBase, JsonResponse, StreamingHttpResponse
+from rest_framework import exceptions
+from rest_framework.request import Request
+
+from accounts.authentication import HashedTokenAuthentication
+from accounts.throttles import ApiRateThrottle
+from config.api_errors import error_body
+
+from . import feeds, leases
+from .streams import NDJSON, SSE, Encoder, game_stream, user_stream
+from .threads import in_thread
+
+
+class StreamAuthentication:
+    """DRF's authentication of the API, outside a DRF view."""
+
+    @staticmethod
+    def authenticate(request: HttpRequest) -> Request:
+        from rest_framework.authentication import SessionAuthentication
+
+        drf = Request(request, authenticators=[HashedTokenAuthentication(), SessionAuthentication()])
+        drf.user  # noqa: B018 - authenticates, or raises AuthenticationFailed
+        return drf
+
+
+def error(code: str, message: str, status: int, headers: dict[str, str] | None = None) -> JsonResponse:
+    response = JsonResponse(error_body(code, message), status=status)
+    for name, value in (headers or {}).items():
+        response[name] = value
+    return response
+
+
+def last_event_id(request: HttpRequest) -> int | JsonResponse | None:
+    raw = request.headers.get("Last-Event-ID") or request.GET.get("last_event_id")
+    if raw in (None, ""):
+        return None
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 18):
+        return error("bad_last_event_id", "Last-Event-ID is the id of an event this stream sent: a whole number.", 400)
+    return int(raw)
+
+
+def opened(request: HttpRequest) -> tuple[Request, feeds.Credentials] | JsonResponse:
+    """Authenticate and count the request against the API's rate limits, in a thread."""
+    try:
+        drf = StreamAuthentication.authenticate(request)
+    except exceptions.AuthenticationFailed as exc:
+        return error("authentication_failed", str(exc.detail), 401)
+    throttle = ApiRateThrottle()
+    if not throttle.allow_request(drf, None):
+        wait = int(throttle.wait() or 1)
+        return error("throttled", f"Too many requests; try again in {wait} seconds.", 429, {"Retry-After": str(wait)})
+    return drf, feeds.credentials_of(drf)
+
+
+def stream_response(body, media_type: str) -> StreamingHttpResponse:
+    response = StreamingHttpResponse(body, content_type=media_type)
+    response["Cache-Control"] = "no-cache, no-transform"
+    response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
+    return response
+
+
+def media_type_of(request: HttpRequest) -> str:
+    return NDJSON if NDJSON in request.headers.get("Accept", "") else SSE
+
+
+async def starting(request: HttpRequest, *, needs_account: bool) -> tuple | JsonResponse:
+    """What both streams check before they start, in order: the resume id, the credentials and the
+    rate limits, an account where one is needed, and a free lease."""
+    since = last_event_id(request)
+    if isinstance(since, JsonResponse):
+        return since
+    result = await in_thread(opened, request)
+    if isinstance(result, JsonResponse):
+        return result
+    drf, credentials = result
+    if needs_account and not drf.user.is_authenticated:
+        return error("not_authenticated", "Log in, or send 'Authorization: Token <key>'.", 401)
+    lease = await leases.take(credentials.user_id)
+    if lease is None:
+        return error("too_many_streams", f"You have {leases.MAX_STREAMS} streams open, the most one player may.", 429)
+    return since, drf, credentials, lease
+
+
+async def game_events(request: HttpRequest, game_id: str) -> HttpResponseBase:
+    """One game as this viewer may see it: a "game" event, then a "move" event per move."""
+    started = await starting(request, needs_account=False)
+    if isinstance(started, JsonResponse):
+        return started
+    since, drf, credentials, lease = started
+    user = drf.user if drf.user.is_authenticated else None
+    start = await in_thread(feeds.open_game, game_id, user, since)
+    if start is None:
+        await lease.release()
+        return error("not_found", "There is no such game, or you may not see it.", 404)
+    view, first = start
+    media_type = media_type_of(request)
+    return stream_response(lease.holding(game_stream(view, first, credentials, Encoder(media_type))), media_type)
+
+
+async def user_events(request: HttpRequest) -> HttpResponseBase:
+    """The signed-in player's events across all their games: notifications and game summaries."""
+    started = await starting(request, needs_account=True)
+    if isinstance(started, JsonResponse):
+        return started
+    since, drf, credentials, lease = started
+    view, first = await in_thread(feeds.open_user, drf.user, since)
+    media_type = media_type_of(request)
+    return stream_response(lease.holding(user_stream(view, first, credentials, Encoder(media_type))), media_type)

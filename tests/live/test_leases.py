@@ -1,0 +1,65 @@
+"""Stream leases on Redis: a renewal keeps the player's key alive with its leases."""
+
+from __future__ import annotations
+
+import asyncio
+
+import redis
+
+from live import leases
+
+
+def test_a_renewal_moves_the_keys_expiry_on(redis_url, settings):
+    settings.REDIS_URL = redis_url
+    client = redis.Redis.from_url(redis_url)
+
+    async def take_then_renew() -> None:
+        lease = await leases.take(424242)
+        assert lease is not None
+        client.expire(leases._key(424242), 1)  # as if the last new stream were long ago
+        await leases.renew([lease])
+        assert client.ttl(leases._key(424242)) > leases.LEASE_SECONDS
+        await lease.release()
+
+    asyncio.run(take_then_renew())
+
+
+def test_the_leases_of_open_streams_are_renewed_together_and_given_back(redis_url, settings, monkeypatch):
+    settings.REDIS_URL = redis_url
+    monkeypatch.setattr(leases, "RENEW_SECONDS", 0.2)
+    client = redis.Redis.from_url(redis_url)
+
+    async def two_streams() -> None:
+        taken = [await leases.take(424243), await leases.take(424244)]
+        first = {lease.name: client.zscore(leases._key(lease.user_id), lease.name) for lease in taken}
+        stop = asyncio.Event()
+
+        async def body():
+            yield b": connected\n\n"
+            await stop.wait()
+
+        streams = [lease.holding(body()) for lease in taken]
+        for stream in streams:
+            await anext(stream)
+        await asyncio.sleep(0.5)
+        for lease in taken:
+            assert client.zscore(leases._key(lease.user_id), lease.name) > first[lease.name]
+        stop.set()
+        for stream in streams:
+            assert [chunk async for chunk in stream] == []
+        assert all(client.zcard(leases._key(lease.user_id)) == 0 for lease in taken)
+
+    asyncio.run(two_streams())
+
+
+def test_leases_given_back_at_the_same_moment_all_go_back(redis_url, settings):
+    settings.REDIS_URL = redis_url
+    client = redis.Redis.from_url(redis_url)
+
+    async def close_all_at_once() -> None:
+        taken = [await leases.take(424245 + n % 3) for n in range(60)]
+        assert sum(client.zcard(leases._key(424245 + n)) for n in range(3)) == 60
+        await asyncio.gather(*(lease.release() for lease in taken))
+        assert sum(client.zcard(leases._key(424245 + n)) for n in range(3)) == 0
+
+    asyncio.run(close_all_at_once())

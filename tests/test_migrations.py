@@ -1,0 +1,80 @@
+"""Games stored before the rules' second edition keep playing by the first: migration 0005 marks them,
+writes the new options with their first-edition meaning, and verify_games finds them consistent."""
+
+from __future__ import annotations
+
+import io
+import random
+
+import pytest
+from django.core.management import call_command
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+
+from games.engine import get_rules
+from tests.conftest import make_user
+
+BEFORE = [("games", "0004_turns_written_when_they_end")]
+# Options as the first edition stored them (no round limits, Scattle's old defaults).
+FIRST_EDITION_DROPPED = {"scat": ("max_rounds_per_hand",), "scattle": ("idle_rounds_end",)}
+
+
+def first_edition(kind: str, seats: int, options: dict, seed: str, plays: int, resign_after_taking: bool = False):
+    """A game as the first edition's code left it: its options, snapshot and moves."""
+    rules = get_rules(kind)
+    state = rules.new_game(seats, options, seed, edition=1)
+    moves, rng = [], random.Random(seed)
+    for _ in range(plays):
+        seat = rules.to_act(state)
+        if seat is None:
+            break
+        legal = rules.legal_actions(state, seat)
+        taking = [a for a in legal if a["type"] == "draw_discard"]
+        action = taking[0] if resign_after_taking and taking else rng.choice(legal)
+        state, events = rules.apply(state, seat, action)
+        moves.append((seat, action, events))
+    if resign_after_taking:  # C7 of the first edition: the taken card went under the stock with the hand
+        seat = moves[-1][0]
+        state, events = rules.resign(state, seat)
+        moves.append((seat, {"type": "resign"}, events))
+    stored_options = {k: v for k, v in state["options"].items() if k not in FIRST_EDITION_DROPPED[kind]}
+    state = rules.to_json({**state, "options": stored_options})
+    return stored_options, state, moves
+
+
+@pytest.mark.django_db(transaction=True)
+def test_stored_games_migrate_to_the_first_edition_and_stay_consistent(postgres):
+    alice = make_user("alice")  # accounts are not migrated back: today's model makes her
+    executor = MigrationExecutor(connection)
+    executor.migrate(BEFORE)
+    old = executor.loader.project_state(BEFORE).apps
+    Game, Move = old.get_model("games", "Game"), old.get_model("games", "Move")
+    made = []
+    for kind, seats, options, seed, plays, resign in [
+        ("scat", 2, {}, "old-scat", 40, False),
+        ("scattle", 3, {"deck_count": 1, "target_score": 25, "tie_rule": "shared"}, "old-scattle", 30, False),
+        ("scattle", 2, {"deck_count": 1, "target_score": 25, "tie_rule": "shared"}, "old-resign", 1, True),
+    ]:
+        stored_options, state, moves = first_edition(kind, seats, options, seed, plays, resign)
+        game = Game.objects.create(
+            kind=kind, options=stored_options, num_seats=seats, status="active", creator_id=alice.pk,
+            state=state, version=len(moves), seed=seed,
+        )  # fmt: skip
+        for seq, (seat, action, events) in enumerate(moves, 1):
+            Move.objects.create(game=game, seq=seq, seat=seat, action=action, events=events)
+        made.append(game.pk)
+
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())  # 0005 and every later migration
+
+    from games.models import Game as CurrentGame
+
+    for game in CurrentGame.objects.filter(pk__in=made):
+        assert game.rules_edition == 1
+        dropped = FIRST_EDITION_DROPPED[game.kind]
+        assert all(game.options[name] is None for name in dropped)
+        assert all(game.state["options"][name] is None for name in dropped)
+        assert "edition" not in game.state
+    out = io.StringIO()
+    call_command("verify_games", stdout=out)
+    assert "0 inconsistent" in out.getvalue(), out.getvalue()
