@@ -12,10 +12,12 @@ from django.db.models import Prefetch, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.models import Game, GameStatus, Move, PlayerPreference, Seat, Turn
+from games.models import Game, GameStatus, Move, Seat, Turn
 from live import userlog as live_log
 from live.models import EventKind
 from live.userlog import UserEvent
+from notifications import devices
+from notifications.models import PlayerPreference
 
 from . import login_limits
 from . import ratings as rating_model
@@ -103,12 +105,13 @@ def confirm_email_change(*, user: User, new_email: str, password: str, address: 
 
 def password_changed(*, user: User) -> None:
     """After a password change or reset, whoever held the old password loses what it gave them: every
-    API token is revoked and the webhook signing secret replaced. Other sessions end by themselves,
-    since a session remembers a hash of the password it was opened with."""
+    API token is revoked, the webhook signing secret replaced and every push device removed. Other
+    sessions end by themselves, since a session remembers a hash of the password it was opened with."""
     now = timezone.now()
     ApiToken.objects.active().filter(user=user).update(revoked_at=now)
     live_log.append([UserEvent(user.pk, EventKind.CREDENTIALS)])  # every open stream of theirs closes
     PlayerPreference.objects.filter(user=user).exclude(webhook_secret="").update(webhook_secret=secrets.token_hex(24))
+    devices.remove_all(user.pk)
 
 
 # --- statistics and ratings ------------------------------------------------------------------

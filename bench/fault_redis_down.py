@@ -131,7 +131,7 @@ def client(job: Job, results) -> None:
 
 def make_players(count: int, url: str) -> list[tuple[str, str]]:
     from accounts.models import ApiToken, User
-    from games.models import NotificationKind, PlayerPreference
+    from notifications.models import NotificationKind, PlayerPreference
 
     every = {kind: ["in_app", "webhook"] for kind in NotificationKind.values}
     keys = []
@@ -148,7 +148,8 @@ def make_players(count: int, url: str) -> list[tuple[str, str]]:
 def work_left(first_delivery: int) -> dict[str, int]:
     from django.db.models import F
 
-    from games.models import Delivery, Seat
+    from games.models import Seat
+    from notifications.models import Delivery
 
     webhooks = Delivery.objects.filter(channel="webhook", pk__gte=first_delivery)
     return {
@@ -162,7 +163,7 @@ def work_left(first_delivery: int) -> dict[str, int]:
 
 
 def run_case(name: str, report: Report, receiver: WebhookReceiver, args, logs: Path, separate_cache: bool) -> None:
-    from games.models import Delivery
+    from notifications.models import Delivery
 
     first_delivery = (Delivery.objects.order_by("-pk").values_list("pk", flat=True).first() or 0) + 1
     broker = PrivateRedis().start()

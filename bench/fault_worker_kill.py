@@ -15,8 +15,8 @@ services, so each start, turn and end writes notifications and queues their deli
 When the receiver has taken in `--kill-at` deliveries, the whole worker (its main process and its
 pool) is killed with SIGKILL: deliveries in flight are lost mid-request, messages it had
 prefetched stay unacknowledged in Redis. A new worker is started; it sends what is still queued.
-The claims of the dead worker's deliveries run out after games.notifications.CLAIM_FOR (two
-minutes: the script waits for real), then the delivery sweep (games.tasks.sweep_deliveries, sent
+The claims of the dead worker's deliveries run out after notifications.delivery.CLAIM_FOR (two
+minutes: the script waits for real), then the delivery sweep (notifications.tasks.sweep_deliveries, sent
 through the broker as beat would) hands every pending delivery to the worker; a second sweep
 follows and must find nothing. It prints what was expected, sent and received, every delivery
 received more than once, and whether every notification was handled exactly once by a receiver
@@ -52,7 +52,7 @@ from bench.common import (
 
 def subscribe_players(count: int, url: str) -> list:
     from accounts.models import User
-    from games.models import NotificationKind, PlayerPreference
+    from notifications.models import NotificationKind, PlayerPreference
 
     users = [User.objects.create(username=f"fault-{i:03d}", password="!") for i in range(count)]
     every = {kind: ["in_app", "webhook"] for kind in NotificationKind.values}
@@ -98,7 +98,7 @@ def play_games(users: list, games: int, turns: int) -> int:
 def delivery_counts() -> dict[str, int]:
     from django.utils import timezone
 
-    from games.models import Delivery
+    from notifications.models import Delivery
 
     now = timezone.now()
     webhooks = Delivery.objects.filter(channel="webhook")
@@ -140,9 +140,9 @@ def main() -> None:
         from django.db import connection
         from django.utils import timezone
 
-        from games import tasks
-        from games.models import Delivery
-        from games.notifications import CLAIM_FOR
+        from notifications import tasks
+        from notifications.delivery import CLAIM_FOR
+        from notifications.models import Delivery
 
         env = bench_env(REDIS_URL=redis.url())
         users = subscribe_players(2 * args.games, receiver.url)

@@ -63,6 +63,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "accounts",
     "games",
+    "notifications",
     "live",
     "frontend",
 ]
@@ -195,6 +196,18 @@ SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
 # Webhooks to private or loopback addresses: fine on a laptop, refused in production.
 WEBHOOK_ALLOW_PRIVATE = env_bool("WEBHOOK_ALLOW_PRIVATE", DEBUG)
 
+# Web Push (notifications/vapid.py): the site's VAPID pair, base64url (`manage.py generate_vapid_keys`),
+# and the contact that push services see in every message's token. Without a pair a development
+# site makes one of its own in VAPID_DEV_KEYS_FILE; production without one sends no pushes.
+VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "")
+VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "")
+VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "mailto:admin@localhost")
+VAPID_DEV_KEYS_FILE = str(VAR_DIR / "vapid-dev-keys.json") if DEBUG else ""
+# A worker's claim on a delivery it is sending (a dead worker's deliveries go out again after it).
+DELIVERY_CLAIM_SECONDS = int(os.environ.get("DELIVERY_CLAIM_SECONDS", "120"))
+# Push endpoints over plain http or at private addresses: only for a local test push service.
+PUSH_ALLOW_PRIVATE = env_bool("PUSH_ALLOW_PRIVATE", DEBUG)
+
 if not DEBUG:
     SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", True)
     CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
@@ -255,7 +268,7 @@ SPECTACULAR_SETTINGS = {
         "GameKindEnum": "games.engine.KINDS",
         # The game's status keeps its name beside the review's own status.
         "StatusEnum": "games.models.GameStatus",
-        "NotificationKindEnum": "games.models.NotificationKind",
+        "NotificationKindEnum": "notifications.models.NotificationKind",
         # A seat's bot_level and a new game's bots: one enum, not two names for the same levels.
         "BotLevelEnum": "games.engine.bots.BOT_LEVELS",
     },
@@ -309,9 +322,10 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-timeouts": {"task": "games.tasks.sweep_timeouts", "schedule": 2.0},
     "sweep-reminders": {"task": "games.tasks.sweep_reminders", "schedule": 30.0},
     # Emails go out with this sweep (and retries, and whatever a lost message left behind).
-    "sweep-deliveries": {"task": "games.tasks.sweep_deliveries", "schedule": 10.0},
+    "sweep-deliveries": {"task": "notifications.tasks.sweep_deliveries", "schedule": 10.0},
     "sweep-vacations": {"task": "games.tasks.sweep_vacations", "schedule": 300.0},
-    "send-digests": {"task": "games.tasks.send_digests", "schedule": 900.0},
+    "send-digests": {"task": "notifications.tasks.send_digests", "schedule": 900.0},
+    "prune-presence": {"task": "notifications.tasks.prune_presence", "schedule": 3600.0},
     "prune-stream-logs": {"task": "live.tasks.prune_stream_logs", "schedule": 3600.0},
     "sweep-reviews": {"task": "games.tasks.sweep_reviews", "schedule": 600.0},
 }

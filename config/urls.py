@@ -10,6 +10,7 @@ from .health import healthz
 api_v1 = [
     path("", include("accounts.api.urls")),
     path("", include("games.api.urls")),
+    path("", include("notifications.api.urls")),
     path("", include("live.urls")),
 ]
 
@@ -26,6 +27,7 @@ urlpatterns = [
     # /users/<username>/, /leaderboard/ and /settings/
     path("", include("accounts.site_urls")),
     path("", include("games.site_urls")),
+    path("", include("notifications.site_urls")),
     path("i18n/setlang/", switch_language, name="set_language"),
     path("", include("frontend.urls")),
 ]

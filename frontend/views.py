@@ -16,11 +16,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from accounts.names import shown_name
-from games import notifications as game_notifications
 from games import selectors, services
 from games.engine import get_rules
 from games.errors import GameError
 from games.models import Game, GameStatus, Seat, TimeControl
+from notifications import outbox, presence, texts
 
 from .errors import error_message
 from .forms import KIND_LABELS, NewGameForm, default_label, duration_label
@@ -163,6 +163,8 @@ def game_table(request: HttpRequest, game_id: str) -> HttpResponse:
     user = request.user if request.user.is_authenticated else None
     seats = list(game.seats.all())
     me = next((s for s in seats if user is not None and s.user_id == user.pk), None)
+    if me is not None:  # the player has the game in front of them: no push or email about it now
+        presence.mark_seen([(user.pk, game.pk)])
     detail = selectors.game_detail(game, user)
     invite_link = request.session.pop(INVITE_LINK_SESSION_KEY, None)
     if invite_link and invite_link.get("game") != game.public_id:
@@ -247,18 +249,18 @@ def game_operation(request: HttpRequest, game: Game, invite_token: str) -> HttpR
 def notifications_page(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         if request.POST.get("all"):
-            game_notifications.mark_read(request.user, everything=True)
+            outbox.mark_read(request.user, everything=True)
         else:
             # Only what can be an id: ASCII digits ("²".isdigit() is true too) within the bigint
             # column; the rest is ignored, as a stale or doctored form may send anything.
             digits = [v for v in request.POST.getlist("ids") if v.isascii() and v.isdigit() and len(v) <= 19]
             ids = [i for i in map(int, digits) if 1 <= i <= 2**63 - 1]
-            game_notifications.mark_read(request.user, ids=ids)
+            outbox.mark_read(request.user, ids=ids)
         return redirect("notifications")
-    listed = game_notifications.listed_for(request.user).order_by("-created_at", "-pk")[:100]
+    listed = outbox.listed_for(request.user).order_by("-created_at", "-pk")[:100]
     items = [
         {
-            **game_notifications.as_json(n),
+            **texts.as_json(n),
             "url": reverse("game", args=[n.game.public_id]) if n.game_id else None,
         }
         for n in listed

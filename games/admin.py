@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from .models import Game, Move, Notification, Seat, Turn
+from .models import Game, Move, Seat, Turn
 
 
 class SeatInline(admin.TabularInline):
@@ -41,9 +41,3 @@ class MoveAdmin(admin.ModelAdmin):
 @admin.register(Turn)
 class TurnAdmin(admin.ModelAdmin):
     list_display = ("game", "seat", "started_at", "deadline", "ended_at", "timed_out")
-
-
-@admin.register(Notification)
-class NotificationAdmin(admin.ModelAdmin):
-    list_display = ("user", "kind", "game", "created_at", "read_at")
-    list_filter = ("kind",)

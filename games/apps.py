@@ -6,7 +6,7 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        # The settings page belongs to accounts; its clock and notification sections live here.
+        # The settings page belongs to accounts; its vacation section lives here.
         from accounts import views as account_views
 
         from . import settings_pages

@@ -4,6 +4,7 @@ import secrets
 from datetime import datetime
 
 from django.conf import settings
+from django.core.exceptions import ObjectDoesNotExist
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
@@ -170,7 +171,7 @@ class Seat(models.Model):
             return None
         try:
             return self.user.preference.away_until
-        except PlayerPreference.DoesNotExist:
+        except ObjectDoesNotExist:  # no preferences row: not away
             return None
 
     def is_reserved(self, now=None) -> bool:
@@ -235,114 +236,6 @@ class Turn(models.Model):
 
     def __str__(self) -> str:
         return f"turn of seat {self.seat} in {self.game_id}"
-
-
-class NotificationKind(models.TextChoices):
-    YOUR_TURN = "your_turn", _("your turn")
-    TIME_RUNNING_OUT = "time_running_out", _("time running out")
-    GAME_OVER = "game_over", _("game over")
-    INVITATION = "invitation", _("invitation")
-    GAME_STARTED = "game_started", _("game started")
-    DIGEST = "digest", _("daily digest")
-
-
-class Notification(models.Model):
-    """The outbox: written in the same transaction as the change that causes it.
-
-    Its payload holds only what the recipient may see (names, ids, texts), never cards.
-    """
-
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
-    kind = models.CharField(max_length=32, choices=NotificationKind.choices)
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, null=True, blank=True, related_name="notifications")
-    payload = models.JSONField(default=dict)
-    in_app = models.BooleanField(default=True, help_text="Listed on the site; false when only sent outside.")
-    created_at = models.DateTimeField(default=timezone.now)
-    read_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        ordering = ["-created_at", "-pk"]
-        indexes = [models.Index(fields=["user", "-created_at"], name="notification_user_recent")]
-
-    def __str__(self) -> str:
-        return f"{self.kind} for {self.user_id}"
-
-
-class Channel(models.TextChoices):
-    IN_APP = "in_app", _("on the site")
-    EMAIL = "email", _("email")
-    WEBHOOK = "webhook", _("webhook")
-
-
-# Channels per event for a player who has changed nothing.
-DEFAULT_CHANNELS = {
-    NotificationKind.YOUR_TURN: [Channel.IN_APP, Channel.EMAIL, Channel.WEBHOOK],
-    NotificationKind.TIME_RUNNING_OUT: [Channel.IN_APP, Channel.EMAIL, Channel.WEBHOOK],
-    NotificationKind.GAME_OVER: [Channel.IN_APP, Channel.WEBHOOK],
-    NotificationKind.INVITATION: [Channel.IN_APP, Channel.EMAIL, Channel.WEBHOOK],
-    NotificationKind.GAME_STARTED: [Channel.IN_APP, Channel.WEBHOOK],
-    NotificationKind.DIGEST: [Channel.EMAIL],
-}
-
-
-class PlayerPreference(models.Model):
-    """How and when a player wants to hear from us, and their vacation allowance. No row = defaults."""
-
-    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="preference")
-    channels = models.JSONField(default=dict, blank=True, help_text="event -> list of channels; missing = default")
-    reminder_share = models.FloatField(default=0.8, help_text="Remind when this share of the move's time is used.")
-    digest_enabled = models.BooleanField(default=False)
-    digest_hour = models.PositiveSmallIntegerField(default=8, help_text="Local hour (0-23) of the daily digest.")
-    last_digest_on = models.DateField(null=True, blank=True)
-    webhook_url = models.URLField(max_length=500, blank=True)
-    webhook_secret = models.CharField(max_length=64, blank=True)
-    webhook_last_error = models.CharField(max_length=500, blank=True)
-    webhook_last_error_at = models.DateTimeField(null=True, blank=True)
-    vacation_days_per_year = models.PositiveSmallIntegerField(default=14)
-    # The open Vacation's planned end, kept here by games.vacations so that a move learns whether
-    # the next player is away from the row it loads anyway.
-    away_until = models.DateTimeField(null=True, blank=True, editable=False)
-
-    def __str__(self) -> str:
-        return f"preferences of {self.user_id}"
-
-    def channels_for(self, kind: str) -> list[str]:
-        """The channels for one event, each known channel once, whatever the stored choice holds: the
-        outbox writes one delivery per channel inside someone's move, so a malformed choice must
-        never reach it."""
-        chosen = self.channels.get(kind) if isinstance(self.channels, dict) else None
-        if not isinstance(chosen, list):
-            return [str(c) for c in DEFAULT_CHANNELS.get(kind, [Channel.IN_APP])]
-        return list(dict.fromkeys(c for c in chosen if isinstance(c, str) and c in Channel.values))
-
-
-class DeliveryStatus(models.TextChoices):
-    PENDING = "pending", _("pending")
-    SENT = "sent", _("sent")
-    FAILED = "failed", _("failed")
-
-
-class Delivery(models.Model):
-    """One notification on one outside channel (email or webhook), sent by a worker."""
-
-    notification = models.ForeignKey(Notification, on_delete=models.CASCADE, related_name="deliveries")
-    channel = models.CharField(max_length=16, choices=Channel.choices)
-    status = models.CharField(max_length=16, choices=DeliveryStatus.choices, default=DeliveryStatus.PENDING)
-    attempts = models.PositiveSmallIntegerField(default=0)
-    next_attempt_at = models.DateTimeField(default=timezone.now)
-    # A worker claims a delivery until this time; a crashed worker's claim simply runs out.
-    claimed_until = models.DateTimeField(null=True, blank=True)
-    last_error = models.CharField(max_length=500, blank=True)
-    sent_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        constraints = [models.UniqueConstraint(fields=["notification", "channel"], name="one_delivery_per_channel")]
-        indexes = [
-            models.Index(fields=["next_attempt_at"], name="delivery_pending_due", condition=Q(status="pending")),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.channel} delivery of {self.notification_id}"
 
 
 class Vacation(models.Model):

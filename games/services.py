@@ -22,13 +22,15 @@ from django.utils import timezone
 from accounts.blocks import blocks_between
 from accounts.models import User
 from accounts.services import record_finished_game
+from config.dispatch import enqueue_after_commit
 from live import changes as live_changes
 from live import userlog as live_log
 from live.models import EventKind
 from live.userlog import UserEvent
+from notifications.models import Notification, NotificationKind, PlayerPreference
+from notifications.outbox import notify
 
 from . import advice, clock
-from .dispatch import enqueue_after_commit
 from .engine import BadOption, IllegalAction, get_rules
 from .engine.bots import BOT_LEVELS, choose_action
 from .errors import Conflict, Forbidden, Invalid, NotFound
@@ -37,15 +39,11 @@ from .models import (
     GameKind,
     GameStatus,
     Move,
-    Notification,
-    NotificationKind,
-    PlayerPreference,
     Seat,
     TimeControl,
     TimeoutPolicy,
     Turn,
 )
-from .notifications import notify, notify_each
 from .write_batch import WriteBatch
 
 DEFAULT_INVITE_DAYS = 14
@@ -159,7 +157,8 @@ def create_game(
     seats += [Seat(game=game, index=i) for i in range(len(seats), num_seats)]
     Seat.objects.bulk_create(seats)
     writes = WriteBatch()
-    notify([u.pk for u in invitees], NotificationKind.INVITATION, game, _invitation_payload(game), writes=writes)
+    payload = _invitation_payload(game)
+    notify(NotificationKind.INVITATION, [(u.pk, game, payload) for u in invitees], writes=writes)
     if all(seat.is_taken for seat in seats):
         _start(game, seats, writes)
     else:
@@ -362,7 +361,7 @@ def _start(game: Game, seats: list[Seat], writes: WriteBatch) -> None:
     if game.time_control == TimeControl.BANK:
         Seat.objects.bulk_update(seats, ["bank_remaining"])
     others = [s.user_id for s in seats if s.user_id and s.user_id != game.creator_id]
-    notify(others, NotificationKind.GAME_STARTED, game, _game_payload(game), writes=writes)
+    notify(NotificationKind.GAME_STARTED, [(user_id, game, _game_payload(game)) for user_id in others], writes=writes)
     _after_state_change(game, seats, state, previous_to_act=None, now=now, also_save=START_FIELDS, writes=writes)
 
 
@@ -602,8 +601,6 @@ def _after_state_change(
     """Save the snapshot, move the clock, write the outbox, and queue what comes next. The rows go
     out together with the game's, in `writes` (one round trip on PostgreSQL). `move` is the change,
     when a move made it."""
-    from . import tasks
-
     writes = writes or WriteBatch()
     rules = get_rules(game.kind)
     to_act = rules.to_act(state)
@@ -623,7 +620,7 @@ def _after_state_change(
     writes.update(game, fields)
     writes.flush()
     if game.status == GameStatus.ACTIVE and to_act is not None and seats[to_act].is_bot:
-        enqueue_after_commit(tasks.play_bots, game.public_id)
+        enqueue_after_commit("games.tasks.play_bots", game.public_id)
 
 
 def _end_turn(game: Game, seat: Seat, now, *, timed_out: bool, writes: WriteBatch) -> None:
@@ -660,8 +657,11 @@ def _begin_turn(game: Game, seat: Seat, now, writes: WriteBatch) -> None:
         else:
             game.deadline = now + timedelta(seconds=seconds)
             game.reminder_at = clock.reminder_time(now, game.deadline, preference.reminder_share)
-        notify_each(
-            NotificationKind.YOUR_TURN, [(seat.user_id, game, _game_payload(game))], [preference], writes=writes
+        notify(
+            NotificationKind.YOUR_TURN,
+            [(seat.user_id, game, _game_payload(game))],
+            preferences=[preference],
+            writes=writes,
         )
 
 
@@ -683,11 +683,9 @@ def _finish(game: Game, seats: list[Seat], outcome: dict[str, Any], now, writes:
         seat.final_place = place
     Seat.objects.bulk_update(seats, ["final_place"])
     record_finished_game(game=game, seats=seats)
-    from . import tasks  # tasks call the services
-
     for review in advice.start_reviews(game, seats):
-        enqueue_after_commit(tasks.review_game, review.pk)
-    notify_each(
+        enqueue_after_commit("games.tasks.review_game", review.pk)
+    notify(
         NotificationKind.GAME_OVER,
         [
             (seat.user_id, game, {**_game_payload(game), "place": seat.final_place, "reason": outcome["reason"]})
@@ -696,6 +694,7 @@ def _finish(game: Game, seats: list[Seat], outcome: dict[str, Any], now, writes:
         ],
         writes=writes,
     )
+    # Tournaments hear of the end inside this transaction (games never imports them).
 
 
 def tell_viewers(

@@ -1,4 +1,4 @@
-"""What the beat finds due: overdue turns, reminders, expired vacations, pending deliveries.
+"""What the beat finds due: overdue turns, reminders, expired vacations.
 
 Each sweep claims its rows in one transaction (row locks with SKIP LOCKED, then a conditional
 update), so two beats, or a beat and a slow worker, never act on the same row twice. Its cost
@@ -13,8 +13,10 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from .models import Game, GameStatus, NotificationKind, Seat, Vacation
-from .notifications import notify_each
+from notifications.models import NotificationKind
+from notifications.outbox import notify
+
+from .models import Game, GameStatus, Seat, Vacation
 
 TIMEOUT_CLAIM = timedelta(minutes=2)
 BATCH = 5000
@@ -52,7 +54,7 @@ def send_due_reminders(now=None, limit: int = BATCH) -> int:
             .select_related("game")
             .only("user_id", "game__public_id", "game__kind", "game__deadline")
         )
-        notify_each(
+        notify(
             NotificationKind.TIME_RUNNING_OUT,
             [
                 (seat.user_id, seat.game, {"game": seat.game.public_id, "kind": seat.game.kind,

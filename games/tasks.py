@@ -6,17 +6,15 @@ import logging
 
 from celery import shared_task
 from django.contrib.auth import get_user_model
-from django.core import mail
 
-from . import advice, notifications, services, sweeps, vacations
-from .dispatch import batches
+from config.dispatch import batches
+
+from . import advice, services, sweeps, vacations
 
 logger = logging.getLogger(__name__)
 
-# Games per timeout task, deliveries per delivery task. Deliveries go in smaller batches: each may
-# wait seconds for a slow webhook, and the ones behind it in the batch wait too.
+# Games per timeout task.
 TIMEOUT_BATCH = 50
-DELIVERY_BATCH = 10
 
 
 @shared_task(acks_late=True, ignore_result=True)
@@ -38,24 +36,6 @@ def apply_timeouts(game_ids: list[str]) -> int:
     return handled
 
 
-@shared_task(acks_late=True, ignore_result=True)
-def deliver(delivery_ids: list[int]) -> list[str]:
-    """Send a batch of deliveries, one after another, its emails over one mail server session
-    (opened by the first of them). Each is claimed, so a repeated task sends nothing twice."""
-    outcomes = []
-    mail_connection = mail.get_connection()
-    try:
-        for delivery_id in delivery_ids:
-            try:
-                outcomes.append(notifications.deliver(delivery_id, mail_connection=mail_connection))
-            except Exception:
-                logger.exception("Delivery %s failed; the delivery sweep retries it.", delivery_id)
-                outcomes.append("error")
-    finally:
-        mail_connection.close()
-    return outcomes
-
-
 @shared_task(ignore_result=True)
 def sweep_timeouts() -> int:
     """Every 2 seconds: hand the overdue games to timeout tasks."""
@@ -75,25 +55,11 @@ def sweep_reminders() -> int:
 
 
 @shared_task(ignore_result=True)
-def sweep_deliveries() -> int:
-    """Send the new emails, the retries that are due, and what a lost message or a dead worker left."""
-    due = notifications.due_deliveries()
-    for batch in batches(due, DELIVERY_BATCH):
-        deliver.delay(batch)
-    return len(due)
-
-
-@shared_task(ignore_result=True)
 def sweep_vacations() -> int:
     user_ids = sweeps.expired_vacations()
     for user in get_user_model().objects.filter(pk__in=user_ids):
         vacations.end_vacation(user=user)
     return len(user_ids)
-
-
-@shared_task(ignore_result=True)
-def send_digests() -> int:
-    return notifications.create_digests()
 
 
 @shared_task(acks_late=True, ignore_result=True)

@@ -9,11 +9,12 @@ from django.db.models import F
 from django.utils import timezone
 
 from accounts.models import User
+from notifications.models import PlayerPreference
+from notifications.outbox import preference_for
 
 from . import clock
 from .errors import Conflict, Invalid
-from .models import Game, GameStatus, PlayerPreference, Vacation
-from .notifications import preference_for
+from .models import Game, GameStatus, Vacation
 from .services import tell_viewers
 from .write_batch import WriteBatch
 

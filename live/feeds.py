@@ -22,8 +22,9 @@ from django.utils.crypto import constant_time_compare
 from rest_framework.utils.encoders import JSONEncoder
 
 from accounts.models import ApiToken, User
-from games import notifications, selectors
+from games import selectors
 from games.models import Game, GameStatus, Move
+from notifications import outbox, texts
 
 from .models import EventKind, StreamCursor, StreamEvent
 
@@ -106,6 +107,7 @@ class GameView:
     game_id: str
     revision: int = 0
     seat: int | None = None
+    game_pk: int = 0
 
 
 def open_game(game_id: str, user: User | None, last_event_id: int | None) -> tuple[GameView, list[Event]] | None:
@@ -115,7 +117,7 @@ def open_game(game_id: str, user: User | None, last_event_id: int | None) -> tup
     if game is None:
         return None
     seats = list(game.seats.all())
-    view = GameView(game_id=game_id, revision=game.revision, seat=selectors.viewer_seat(game, seats, user))
+    view = GameView(game_id, game.revision, selectors.viewer_seat(game, seats, user), game.pk)
     if last_event_id is None or last_event_id > game.revision:
         return view, [Event(game.revision, "game", selectors.detail_for_seat(game, seats, view.seat))]
     return view, events_for_seat(game, seats, view.seat, last_event_id, moves_between(game, last_event_id))
@@ -287,9 +289,9 @@ def render(user: User, row: StreamEvent) -> Event | None:
         }
         return Event(row.seq, "game_summary", summary)
     if row.kind == EventKind.NOTIFICATION and row.notification is not None and row.notification.in_app:
-        return Event(row.seq, "notification", notifications.as_json(row.notification))
+        return Event(row.seq, "notification", texts.as_json(row.notification))
     if row.kind == EventKind.NOTIFICATIONS_READ:
-        unread = notifications.unread_count(user)
+        unread = outbox.unread_count(user)
         return Event(row.seq, "notifications_read", {"type": "notifications_read", "unread_count": unread})
     return None
 

@@ -38,7 +38,7 @@ class StreamEvent(models.Model):
     kind = models.CharField(max_length=24, choices=EventKind.choices)
     game = models.ForeignKey("games.Game", on_delete=models.CASCADE, null=True, blank=True, related_name="+")
     notification = models.ForeignKey(
-        "games.Notification", on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+        "notifications.Notification", on_delete=models.CASCADE, null=True, blank=True, related_name="+"
     )
     created_at = models.DateTimeField(default=timezone.now)
 

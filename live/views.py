@@ -14,7 +14,7 @@ from accounts.authentication import HashedTokenAuthentication
 from accounts.throttles import ApiRateThrottle
 from config.api_errors import error_body
 
-from . import feeds, leases
+from . import feeds, leases, presence
 from .streams import NDJSON, SSE, Encoder, game_stream, user_stream
 from .threads import in_thread
 
@@ -102,7 +102,10 @@ async def game_events(request: HttpRequest, game_id: str) -> HttpResponseBase:
         return error("not_found", "There is no such game, or you may not see it.", 404)
     view, first = start
     media_type = media_type_of(request)
-    return stream_response(lease.holding(game_stream(view, first, credentials, Encoder(media_type))), media_type)
+    body = game_stream(view, first, credentials, Encoder(media_type))
+    if user is not None:
+        body = presence.watching(body, user.pk, view.game_pk)
+    return stream_response(lease.holding(body), media_type)
 
 
 async def user_events(request: HttpRequest) -> HttpResponseBase:

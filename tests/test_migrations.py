@@ -78,3 +78,44 @@ def test_stored_games_migrate_to_the_first_edition_and_stay_consistent(postgres)
     out = io.StringIO()
     call_command("verify_games", stdout=out)
     assert "0 inconsistent" in out.getvalue(), out.getvalue()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_notification_tables_move_to_their_own_app_with_every_row(postgres):
+    alice = make_user("alice")
+    executor = MigrationExecutor(connection)
+    before = [("games", "0007_rated_advice_and_reviews"), ("live", "0001_initial"), ("notifications", None)]
+    executor.migrate(before)
+    old = MigrationExecutor(connection).loader.project_state(before[:2]).apps
+    game = old.get_model("games", "Game").objects.create(kind="scat", options={}, num_seats=2, creator_id=alice.pk)
+    preference = old.get_model("games", "PlayerPreference").objects.create(
+        user_id=alice.pk, channels={"your_turn": ["in_app", "webhook"]}, webhook_url="https://example.com/h"
+    )
+    notification = old.get_model("games", "Notification").objects.create(
+        user_id=alice.pk, kind="your_turn", game=game, payload={"game": game.public_id, "kind": "scat"}
+    )
+    delivery = old.get_model("games", "Delivery").objects.create(notification=notification, channel="webhook")
+    event = old.get_model("live", "StreamEvent").objects.create(
+        user_id=alice.pk, seq=1, kind="notification", notification_id=notification.pk
+    )
+    old.get_model("live", "StreamCursor").objects.create(user_id=alice.pk, last_seq=1)
+
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())
+
+    from live.models import StreamEvent
+    from notifications.models import Delivery, Notification, PlayerPreference
+    from notifications.outbox import notify
+
+    assert PlayerPreference.objects.get(pk=preference.pk).channels == {"your_turn": ["in_app", "webhook"]}
+    moved = Notification.objects.get(pk=notification.pk)
+    assert (moved.user_id, moved.game_id, moved.payload["game"]) == (alice.pk, game.pk, game.public_id)
+    assert Delivery.objects.get(pk=delivery.pk).notification_id == notification.pk
+    assert StreamEvent.objects.get(pk=event.pk).notification_id == notification.pk
+    with connection.cursor() as cursor:
+        tables = set(connection.introspection.table_names(cursor))
+    assert {"notifications_notification", "notifications_delivery", "notifications_playerpreference"} <= tables
+    assert not tables & {"games_notification", "games_delivery", "games_playerpreference"}
+    # The ids go on from where they were: the next notification is written by the move's own statement.
+    [written] = notify("game_over", [(alice.pk, None, {"place": 1})])
+    assert written.pk > notification.pk

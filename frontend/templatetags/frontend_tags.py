@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django import template
 
-from games import notifications
+from notifications import outbox as notifications
 
 register = template.Library()
 

@@ -2,7 +2,7 @@ from django.urls import path
 
 import config.converters  # noqa: F401  (registers <public_id:...>)
 
-from . import notification_views, views
+from . import vacation_views, views
 
 urlpatterns = [
     path("games/", views.GameListView.as_view(), name="api-games"),
@@ -19,8 +19,5 @@ urlpatterns = [
     path("games/<public_id:game_id>/advice/", views.AdviceView.as_view(), name="api-game-advice"),
     path("games/<public_id:game_id>/review/", views.ReviewView.as_view(), name="api-game-review"),
     path("rules/<str:kind>/", views.RulesView.as_view(), name="api-rules"),
-    path("notifications/", notification_views.NotificationListView.as_view(), name="api-notifications"),
-    path("notifications/read/", notification_views.NotificationReadView.as_view(), name="api-notifications-read"),
-    path("me/notification-settings/", notification_views.PreferenceView.as_view(), name="api-preferences"),
-    path("me/vacation/", notification_views.VacationView.as_view(), name="api-vacation"),
+    path("me/vacation/", vacation_views.VacationView.as_view(), name="api-vacation"),
 ]

@@ -17,8 +17,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.models import User
+from config import dispatch
 from config.api_errors import ApiError
-from games import advice, dispatch, selectors, services, tasks
+from games import advice, selectors, services
 from games.engine import KINDS, get_rules
 from games.errors import Conflict, Forbidden, GameError, Invalid, NotFound
 from games.models import Game, Move, Turn
@@ -365,7 +366,7 @@ class ReviewView(APIView):
         with service_errors():
             review, started = advice.review_for(game, list(game.seats.all()), request.user)
         if started:
-            dispatch.enqueue_after_commit(tasks.review_game, review.pk)
+            dispatch.enqueue_after_commit("games.tasks.review_game", review.pk)
         code = status.HTTP_200_OK if review.ready_at else status.HTTP_202_ACCEPTED
         return Response(advice.review_body(game, review), status=code)
 

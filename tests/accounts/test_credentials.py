@@ -9,7 +9,7 @@ from django.core import mail
 from django.test import Client
 
 from accounts.models import ApiToken
-from games.models import PlayerPreference
+from notifications.models import PlayerPreference
 from tests.conftest import client_for
 
 NEW_PASSWORD = "a-Fresh-pass-77"

@@ -1,6 +1,7 @@
 """The notifications, vacation and webhook sections of the settings page."""
 
-from games.models import PlayerPreference, Vacation
+from games.models import Vacation
+from notifications.models import PlayerPreference
 
 
 def test_the_settings_page_shows_the_three_sections(client, alice):

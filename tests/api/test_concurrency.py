@@ -17,7 +17,8 @@ from django.db import connection
 from rest_framework.test import APIClient
 
 from accounts.models import User
-from games.models import Game, GameStatus, Move, Notification, NotificationKind, Seat
+from games.models import Game, GameStatus, Move, Seat
+from notifications.models import Notification, NotificationKind
 from tests.conftest import client_for, make_user
 
 from .helpers import create_game, game, move, started_two_player_game

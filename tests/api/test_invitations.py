@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from games import services
-from games.models import Notification
+from notifications.models import Notification
 from tests.conftest import make_user
 
 from .helpers import create_game

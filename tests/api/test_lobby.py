@@ -1,6 +1,7 @@
 """Creating, joining, inviting, starting and leaving games."""
 
-from games.models import Game, Notification
+from games.models import Game
+from notifications.models import Notification
 
 from .helpers import create_game, game, started_two_player_game
 

@@ -1,6 +1,6 @@
 """Notifications, notification settings and vacation through the API."""
 
-from games.models import Delivery
+from notifications.models import Delivery
 
 from .helpers import create_game, started_two_player_game
 

@@ -17,7 +17,8 @@ from rest_framework.test import APIClient
 from accounts.models import ApiToken
 from games import services
 from games.engine import get_rules
-from games.models import Game, Notification
+from games.models import Game
+from notifications.models import Notification
 
 pytestmark = pytest.mark.django_db
 

@@ -12,7 +12,8 @@ from django.test import Client
 from frontend.forms import NewGameForm
 from games import services
 from games.engine import KINDS, get_rules
-from games.models import Game, GameStatus, Notification
+from games.models import Game, GameStatus
+from notifications.models import Notification
 from tests.conftest import make_user
 
 pytestmark = pytest.mark.django_db

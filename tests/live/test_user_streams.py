@@ -10,9 +10,10 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import ApiToken
-from games import notifications, services
+from games import services
 from live.leases import MAX_STREAMS
 from live.models import StreamEvent
+from notifications import outbox
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -69,7 +70,7 @@ def test_a_resume_older_than_the_log_gets_a_reset(asgi_server, alice, bob, open_
 def test_reading_notifications_tells_every_stream_of_the_player(asgi_server, alice, bob, open_stream):
     services.create_game(creator=alice, kind="scat", num_seats=2, invite=["bob"])
     stream = open_stream(f"{asgi_server}/api/v1/stream/", token_of(bob))
-    notifications.mark_read(bob, everything=True)
+    outbox.mark_read(bob, everything=True)
     read = stream.until(lambda e: e.event == "notifications_read")[-1]
     assert read.data["unread_count"] == 0
 

@@ -3,7 +3,8 @@ from __future__ import annotations
 from accounts.models import User
 from games import services
 from games.engine import get_rules
-from games.models import Game, PlayerPreference
+from games.models import Game
+from notifications.models import PlayerPreference
 
 
 def subscribe_webhook(user: User, url: str, events: list[str] | None = None) -> PlayerPreference:

@@ -7,10 +7,12 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import time_machine
 
-from games import clock, notifications, services, sweeps, tasks, vacations
+from games import clock, services, sweeps, tasks, vacations
 from games.errors import Invalid
-from games.models import Game, Move, Notification, PlayerPreference, Turn
+from games.models import Game, Move, Turn
 from games.selectors import game_detail
+from notifications import digests
+from notifications.models import Notification, PlayerPreference
 
 from .helpers import play_one_turn
 
@@ -267,9 +269,9 @@ def test_the_digest_comes_in_the_players_local_morning(travel, alice, bob):
         play_one_turn(game.public_id)
         game.refresh_from_db()
     travel.move_to(datetime(2026, 3, 3, 4, 0, tzinfo=UTC))  # 07:30 in Tehran
-    assert notifications.create_digests() == 0
+    assert digests.create_digests() == 0
     travel.move_to(datetime(2026, 3, 3, 4, 45, tzinfo=UTC))  # 08:15 in Tehran
-    assert notifications.create_digests() == 1
-    assert notifications.create_digests() == 0  # once a day
+    assert digests.create_digests() == 1
+    assert digests.create_digests() == 0  # once a day
     digest = Notification.objects.get(kind="digest")
     assert digest.payload["games"] == [game.public_id]

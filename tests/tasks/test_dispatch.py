@@ -2,8 +2,8 @@
 
 import time
 
+from config import dispatch
 from config.celery import app
-from games import dispatch, tasks
 
 from .conftest import reset_broker_connections
 
@@ -13,9 +13,9 @@ def test_after_one_failure_the_process_leaves_work_to_the_sweep(monkeypatch):
     monkeypatch.setattr(app.conf, "broker_url", "redis://127.0.0.1:1/0")
     reset_broker_connections()
     try:
-        assert dispatch.send_now(tasks.sweep_reminders) is False
+        assert dispatch.send_now("games.tasks.sweep_reminders") is False
         started = time.monotonic()
-        assert dispatch.send_now(tasks.sweep_reminders) is False
+        assert dispatch.send_now("games.tasks.sweep_reminders") is False
         assert time.monotonic() - started < 0.05  # no second wait for the dead broker
         assert dispatch._broker_down_until > time.monotonic()
     finally:

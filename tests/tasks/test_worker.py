@@ -12,9 +12,14 @@ from django.db import connection
 from django.db.models import F
 from django.utils import timezone
 
+from config import dispatch
 from config.celery import app
-from games import channels, dispatch, notifications, services, tasks
-from games.models import Delivery, Game, PlayerPreference
+from games import services
+from games.models import Game
+from notifications import delivery as outbox_delivery
+from notifications import tasks as notification_tasks
+from notifications.channels.webhook import WEBHOOK_NOT_ACCEPTED
+from notifications.models import Delivery, Notification, PlayerPreference
 from tests.conftest import require_service
 
 from .conftest import reset_broker_connections
@@ -69,12 +74,12 @@ def test_a_failed_webhook_is_retried_and_the_error_shown(celery_worker, webhook_
     delivery = Delivery.objects.get(channel="webhook")
     assert wait_until(lambda: Delivery.objects.get(pk=delivery.pk).attempts == 1)
     delivery.refresh_from_db()
-    assert delivery.status == "pending" and delivery.last_error == channels.WEBHOOK_NOT_ACCEPTED
-    assert PlayerPreference.objects.get(user=bob).webhook_last_error == channels.WEBHOOK_NOT_ACCEPTED
+    assert delivery.status == "pending" and delivery.last_error == WEBHOOK_NOT_ACCEPTED
+    assert PlayerPreference.objects.get(user=bob).webhook_last_error == WEBHOOK_NOT_ACCEPTED
 
     # The retry comes due; the sweep hands it to the worker, which sends it once.
     Delivery.objects.filter(pk=delivery.pk).update(next_attempt_at=timezone.now())
-    tasks.sweep_deliveries.delay()
+    notification_tasks.sweep_deliveries.delay()
     assert len(receiver.wait_for(1, "invitation")) == 1
     assert wait_until(lambda: Delivery.objects.get(pk=delivery.pk).status == "sent")
 
@@ -148,10 +153,10 @@ def test_a_move_is_accepted_while_redis_is_down_and_notified_once_it_is_back(
     start_redis()
     reset_broker_connections()
     # A minute on, the sweep stops waiting for the webhooks' own messages (they never left).
-    Delivery.objects.update(next_attempt_at=F("next_attempt_at") - notifications.OWN_MESSAGE_GRACE)
+    Notification.objects.update(created_at=F("created_at") - outbox_delivery.OWN_MESSAGE_GRACE)
     with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=20):
-        tasks.sweep_deliveries.delay()
-        tasks.sweep_deliveries.delay()  # a second sweep finds nothing left to send
+        notification_tasks.sweep_deliveries.delay()
+        notification_tasks.sweep_deliveries.delay()  # a second sweep finds nothing left to send
         bodies = receiver.wait_for(2, "your_turn")
         time.sleep(1)
     assert len(receiver.bodies("your_turn")) == 2

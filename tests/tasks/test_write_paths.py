@@ -10,9 +10,10 @@ from django.forms.models import model_to_dict
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games import notifications
-from games.models import Delivery, Game, Move, Notification, Turn
+from games.models import Game, Move, Turn
 from games.write_batch import WriteBatch
+from notifications import outbox
+from notifications.models import Delivery, Notification
 from tests.conftest import make_user
 
 
@@ -74,8 +75,8 @@ def test_the_one_statement_outbox_writes_what_the_orm_writes(postgres, alice, bo
         ]
         return items, how(items, [["email", "webhook"], ["webhook"], []])
 
-    fast, fast_deliveries = write(notifications.write_outbox_in_one_statement)
-    slow, slow_deliveries = write(notifications.write_outbox_with_orm)
+    fast, fast_deliveries = write(outbox.write_outbox_in_one_statement)
+    slow, slow_deliveries = write(outbox.write_outbox_with_orm)
 
     for quick, reference in zip(fast, slow, strict=True):
         assert quick.pk is not None

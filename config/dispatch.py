@@ -1,4 +1,8 @@
-"""Queueing background work after the transaction that caused it commits."""
+"""Queueing background work after the transaction that caused it commits.
+
+Tasks are named, not imported: the services that queue work stay below the tasks that call them,
+so no module imports its own caller.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ import time
 from collections.abc import Iterator, Sequence
 from typing import TypeVar
 
+from celery import current_app
 from django.db import transaction
 
 logger = logging.getLogger(__name__)
@@ -18,25 +23,25 @@ BROKER_RETRY_AFTER = 10.0
 _broker_down_until = 0.0
 
 
-def enqueue_after_commit(task, *args) -> None:
-    """Send `task` once the current transaction commits.
+def enqueue_after_commit(task_name: str, *args) -> None:
+    """Send the task named `task_name` once the current transaction commits.
 
     A broker outage must not cost the player a move: the move is already committed, and the
     periodic sweeps redo whatever this message would have started.
     """
-    transaction.on_commit(lambda: send_now(task, *args))
+    transaction.on_commit(lambda: send_now(task_name, *args))
 
 
-def send_now(task, *args) -> bool:
+def send_now(task_name: str, *args) -> bool:
     global _broker_down_until
     if time.monotonic() < _broker_down_until:
-        logger.info("Broker recently unreachable; leaving %s%r to the sweep.", task.name, args)
+        logger.info("Broker recently unreachable; leaving %s%r to the sweep.", task_name, args)
         return False
     try:
-        task.apply_async(args=args, retry=False)
+        current_app.send_task(task_name, args=args, retry=False)
     except Exception:
         _broker_down_until = time.monotonic() + BROKER_RETRY_AFTER
-        logger.warning("Could not queue %s%r; the sweep will pick it up.", task.name, args, exc_info=True)
+        logger.warning("Could not queue %s%r; the sweep will pick it up.", task_name, args, exc_info=True)
         return False
     return True
 

@@ -13,12 +13,14 @@ from contextlib import contextmanager
 
 import pytest
 
-from games import channels, notifications
-from games.models import Delivery, PlayerPreference
-from games.outbound import MAX_ANSWER_BYTES, AddressRefused, SendFailed, post_json
-
-from .helpers import subscribe_webhook
-from .wire import Resolver, certificate_authority, closed_port, servers
+from notifications import delivery as sending
+from notifications import outbound, outbox
+from notifications.channels import webhook
+from notifications.channels.webhook import WEBHOOK_NOT_ACCEPTED
+from notifications.models import Delivery, PlayerPreference
+from notifications.outbound import MAX_ANSWER_BYTES, AddressRefused, SendFailed
+from tests.tasks.helpers import subscribe_webhook
+from tests.tasks.wire import Resolver, certificate_authority, closed_port, servers
 
 
 @pytest.fixture
@@ -45,18 +47,19 @@ def laptop(settings):
 
 def invite(user) -> Delivery:
     """One webhook delivery for `user`, not yet sent."""
-    notifications.notify([user.pk], "invitation", None, {"from": "charlie", "kind": "scat"})
+    outbox.notify("invitation", [(user.pk, None, {"from": "charlie", "kind": "scat"})])
     return Delivery.objects.get(notification__user=user, channel="webhook")
 
 
 def deliver(delivery: Delivery) -> tuple[str, Delivery, PlayerPreference]:
-    outcome = notifications.deliver(delivery.pk)
+    outcome = sending.deliver(delivery.pk)
     delivery.refresh_from_db()
     return outcome, delivery, PlayerPreference.objects.get(user_id=delivery.notification.user_id)
 
 
 def post(url: str, **kwargs) -> object:
-    return post_json(url, b'{"hello": 1}', {"X-Test": "1"}, **{"allow_private": True, "timeout": 2, **kwargs})
+    headers = {"Content-Type": "application/json", "X-Test": "1"}
+    return outbound.post(url, b'{"hello": 1}', headers, **{"allow_private": True, "timeout": 2, **kwargs})
 
 
 # --- through a delivery --------------------------------------------------------------------------
@@ -78,7 +81,7 @@ def test_a_name_that_rebinds_to_loopback_after_it_was_saved_gets_nothing(product
     assert receiver.requests == []
     # It fails for good at once: retrying an address the policy refuses only repeats the refusal.
     assert (outcome, delivery.status, delivery.attempts) == ("failed", "failed", 1)
-    assert delivery.last_error == preference.webhook_last_error == channels.WEBHOOK_NOT_ACCEPTED
+    assert delivery.last_error == preference.webhook_last_error == WEBHOOK_NOT_ACCEPTED
 
 
 @pytest.mark.parametrize("status", [301, 302, 303, 307, 308])
@@ -92,11 +95,11 @@ def test_a_redirect_is_a_failure_and_is_not_followed(laptop, bob, http, status):
     assert len(redirecting.requests) == 1
     assert elsewhere.requests == []
     assert (outcome, delivery.status) == ("retry", "pending")
-    assert preference.webhook_last_error == channels.WEBHOOK_NOT_ACCEPTED
+    assert preference.webhook_last_error == WEBHOOK_NOT_ACCEPTED
 
 
 def test_a_closed_port_a_400_and_a_silent_receiver_read_the_same(laptop, alice, bob, charlie, http, monkeypatch):
-    monkeypatch.setattr(channels, "WEBHOOK_TIMEOUT", 0.5)
+    monkeypatch.setattr(webhook, "WEBHOOK_TIMEOUT", 0.5)
     answering_400 = http.start(status=400, body=b"no such hook")
     silent = socket.socket()
     silent.bind(("127.0.0.1", 0))
@@ -111,7 +114,7 @@ def test_a_closed_port_a_400_and_a_silent_receiver_read_the_same(laptop, alice, 
         silent.close()
 
     assert len(answering_400.requests) == 1
-    assert errors == dict.fromkeys(["alice", "bob", "charlie"], channels.WEBHOOK_NOT_ACCEPTED)
+    assert errors == dict.fromkeys(["alice", "bob", "charlie"], WEBHOOK_NOT_ACCEPTED)
 
 
 @pytest.mark.parametrize(

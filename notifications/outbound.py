@@ -1,8 +1,9 @@
-"""POST a JSON body to an address someone else chose, safely: the host is resolved once, at send
-time, through the address policy in games.webhooks, and the connection goes to the address that
-was checked (no second lookup a rebinding name could answer differently). TLS still checks the
-certificate against the host name. Redirects are never followed, and the answer is read only up
-to a small size within the timeout. Knows nothing of what it sends, so any channel can use it."""
+"""POST a body to an address someone else chose (a webhook, a push service), safely: the host is
+resolved once, at send time, through the address policy in notifications.addresses, and the
+connection goes to the address that was checked (no second lookup a rebinding name could answer
+differently). TLS still checks the certificate against the host name. Redirects are never
+followed, and the answer is read only up to a small size within the timeout. Knows nothing of
+what it sends, so any channel can use it."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ import time
 from dataclasses import dataclass
 from urllib.parse import quote, urlsplit
 
-from .webhooks import (
+from .addresses import (
+    MAX_ENDPOINT_LENGTH,
     AddressRefused,
     HostNotFound,
     IPAddress,
@@ -32,7 +34,7 @@ MAX_ADDRESSES_TRIED = 4
 # Characters of a path or query sent as they are; anything else (non-ASCII) is percent-encoded.
 SAFE_IN_TARGET = "/?:@!$&'()*+,;=%~-._[]"
 
-__all__ = ["MAX_ANSWER_BYTES", "AddressRefused", "Answer", "SendFailed", "post_json"]
+__all__ = ["MAX_ANSWER_BYTES", "AddressRefused", "Answer", "SendFailed", "post"]
 
 
 @dataclass(frozen=True)
@@ -137,7 +139,7 @@ def system_tls_context() -> ssl.SSLContext:
     return context
 
 
-def post_json(
+def post(
     url: str,
     body: bytes,
     headers: dict[str, str],
@@ -146,13 +148,14 @@ def post_json(
     timeout: float,
     tls_context: ssl.SSLContext | None = None,
 ) -> Answer:
-    """POST `body` (JSON) to `url` and return the answer, whatever its status.
+    """POST `body` to `url` with `headers` (its Content-Type among them) and return the answer,
+    whatever its status.
 
     Raises AddressRefused when the address breaks the policy (any resolved address not public,
     unless `allow_private`), SendFailed when no answer came. `timeout` bounds each connection
     attempt, and then the whole exchange of request and answer. `tls_context`: whom to trust for
     https (default: the system's trust store)."""
-    problem = url_shape_problem(url)
+    problem = url_shape_problem(url, what="The address", max_length=MAX_ENDPOINT_LENGTH)
     if problem:
         raise AddressRefused(problem)
     parts = urlsplit(url)
@@ -176,7 +179,7 @@ def post_json(
             "POST",
             target,
             body=body,
-            headers={"Content-Type": "application/json", **headers, "Connection": "close"},
+            headers={**headers, "Connection": "close"},
         )
         response = connection.getresponse()
         return Answer(status=response.status, body=response.read(MAX_ANSWER_BYTES))

@@ -11,10 +11,10 @@ import time_machine
 from django.utils import timezone
 
 from games import services, sweeps, tasks
-from games.models import Delivery, Game, Notification, PlayerPreference
+from games.models import Game
+from notifications.models import Delivery, Notification, PlayerPreference
 from tests.conftest import make_user
-
-from .helpers import play_one_turn
+from tests.tasks.helpers import play_one_turn
 
 
 def store_channels(user, channels: dict) -> None:

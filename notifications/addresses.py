@@ -1,5 +1,6 @@
-"""Which addresses we send to: the one policy for webhook addresses, checked when a player saves
-one and again, by games.outbound, on every send (DNS may answer differently by then)."""
+"""Which addresses we send to: the one policy for webhook addresses and push endpoints, checked when
+a player saves one and again, by notifications.outbound, on every send (DNS may answer differently
+by then)."""
 
 from __future__ import annotations
 
@@ -11,8 +12,9 @@ from django.conf import settings
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 
-# The webhook_url column's length.
+# The webhook_url column's length, and the push endpoint column's.
 MAX_URL_LENGTH = 500
+MAX_ENDPOINT_LENGTH = 1000
 
 # Never a receiver, whatever ipaddress.is_global says (on Python 3.11 it calls 192.0.0.8, 64:ff9b::/96
 # and 2002::/16 global). From the IANA IPv4 and IPv6 Special-Purpose Address Registries (RFC 6890
@@ -114,23 +116,24 @@ def resolve_public(host: str, port: int) -> list[IPAddress]:
     return addresses
 
 
-def url_shape_problem(url: str) -> str | None:
-    """Why `url` cannot be a webhook address whatever its host resolves to, or None."""
-    if len(url) > MAX_URL_LENGTH:
-        return f"A webhook address is at most {MAX_URL_LENGTH} characters long."
+def url_shape_problem(url: str, *, what: str = "A webhook address", max_length: int = MAX_URL_LENGTH) -> str | None:
+    """Why `url` cannot be `what` (a webhook address, a push endpoint) whatever its host resolves
+    to, or None."""
+    if len(url) > max_length:
+        return f"{what} is at most {max_length} characters long."
     if any(ord(character) <= 32 or ord(character) == 127 for character in url):
-        return "A webhook address cannot contain spaces or control characters."
+        return f"{what} cannot contain spaces or control characters."
     try:
         parts = urlsplit(url)
         port = parts.port
     except ValueError:
-        return "A webhook address needs a valid host, and a port (if any) from 1 to 65535."
+        return f"{what} needs a valid host, and a port (if any) from 1 to 65535."
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        return "A webhook address starts with https:// (or http://) and names a host."
+        return f"{what} starts with https:// (or http://) and names a host."
     if "@" in parts.netloc:
-        return "A webhook address cannot carry a user name or password (user:password@host)."
+        return f"{what} cannot carry a user name or password (user:password@host)."
     if port == 0:
-        return "A webhook address needs a valid host, and a port (if any) from 1 to 65535."
+        return f"{what} needs a valid host, and a port (if any) from 1 to 65535."
     return None
 
 
@@ -140,9 +143,22 @@ def default_port(scheme: str) -> int:
 
 def webhook_url_problem(url: str) -> str | None:
     """Why `url` cannot be a webhook, or None when it can: a sentence a player can act on."""
-    problem = url_shape_problem(url)
-    if problem or settings.WEBHOOK_ALLOW_PRIVATE:
-        return problem
+    return public_url_problem(url, url_shape_problem(url), allow_private=settings.WEBHOOK_ALLOW_PRIVATE)
+
+
+def push_endpoint_problem(url: str) -> str | None:
+    """Why `url` cannot be a push endpoint, or None: the webhook rules, and https (unless private
+    addresses are allowed, for a local test service)."""
+    what = "A push endpoint"
+    problem = url_shape_problem(url, what=what, max_length=MAX_ENDPOINT_LENGTH)
+    if not problem and not settings.PUSH_ALLOW_PRIVATE and urlsplit(url).scheme != "https":
+        problem = f"{what} starts with https://."
+    return public_url_problem(url, problem, allow_private=settings.PUSH_ALLOW_PRIVATE)
+
+
+def public_url_problem(url: str, shape_problem: str | None, *, allow_private: bool) -> str | None:
+    if shape_problem or allow_private:
+        return shape_problem
     parts = urlsplit(url)
     host = parts.hostname
     try:

@@ -7,8 +7,7 @@ import ipaddress
 
 import pytest
 
-from games.models import PlayerPreference
-from games.webhooks import (
+from notifications.addresses import (
     NOT_PUBLIC,
     AddressRefused,
     address_problem,
@@ -17,8 +16,8 @@ from games.webhooks import (
     url_shape_problem,
     webhook_url_problem,
 )
-
-from .wire import Resolver
+from notifications.models import PlayerPreference
+from tests.tasks.wire import Resolver
 
 # Each of these passed as public before; the first is the cloud metadata service.
 NOT_PUBLIC_URLS = [

@@ -1,0 +1,259 @@
+"""Notifications, how a player hears of them, and their push devices."""
+
+from __future__ import annotations
+
+import secrets
+from urllib.parse import urlsplit
+
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from config.api_errors import ApiError
+from games.api.views import PAGE_PARAMETER, service_errors
+
+from .. import devices, outbox, texts, vapid
+from ..addresses import webhook_url_problem
+from ..models import Channel, NotificationKind, PlayerPreference, PushSubscription
+
+MAX_NOTIFICATION_ID = 2**63 - 1
+MIN_FOLLOW_UP, MAX_FOLLOW_UP = 60, 7 * 86400
+
+
+class NotificationSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=NotificationKind.choices)
+    game = serializers.CharField(allow_null=True)
+    payload = serializers.DictField()
+    text = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    read_at = serializers.DateTimeField(allow_null=True)
+
+
+class NotificationPageSerializer(serializers.Serializer):
+    count = serializers.IntegerField()
+    unread_count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = NotificationSerializer(many=True)
+
+
+class MarkReadSerializer(serializers.Serializer):
+    # Bounded by the id column (a bigint): a larger number is no id, not a database error.
+    ids = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=MAX_NOTIFICATION_ID),
+        required=False,
+        default=list,
+        max_length=500,
+    )
+    all = serializers.BooleanField(required=False, default=False)
+
+    def validate(self, attrs):
+        if not attrs["ids"] and not attrs["all"]:
+            raise serializers.ValidationError('Send "ids": [...] or "all": true.')
+        return attrs
+
+
+class MarkedSerializer(serializers.Serializer):
+    marked = serializers.IntegerField()
+    unread_count = serializers.IntegerField()
+
+
+class NotificationListView(APIView):
+    @extend_schema(parameters=[PAGE_PARAMETER], responses={200: NotificationPageSerializer})
+    def get(self, request: Request) -> Response:
+        """Your notifications, newest first, with the number still unread."""
+        paginator = PageNumberPagination()
+        page = paginator.paginate_queryset(outbox.listed_for(request.user), request, view=self)
+        response = paginator.get_paginated_response([texts.as_json(n) for n in page])
+        response.data["unread_count"] = outbox.unread_count(request.user)
+        return response
+
+
+class NotificationReadView(APIView):
+    @extend_schema(request=MarkReadSerializer, responses={200: MarkedSerializer})
+    def post(self, request: Request) -> Response:
+        """Mark some notifications (or all) as read."""
+        data = MarkReadSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        marked = outbox.mark_read(request.user, ids=data.validated_data["ids"], everything=data.validated_data["all"])
+        return Response({"marked": marked, "unread_count": outbox.unread_count(request.user)})
+
+
+class PreferenceSerializer(serializers.ModelSerializer):
+    channels = serializers.DictField(
+        child=serializers.ListField(child=serializers.ChoiceField(choices=Channel.choices)),
+        required=False,
+        help_text="Per event (your_turn, time_running_out, game_over, invitation, game_started, digest), "
+        "the channels to use: in_app, email, webhook, push. Subscribing a device adds push to your_turn and "
+        "time_running_out; for an event with push, email is a follow-up (see follow_up_after).",
+    )
+    quiet_hours_start = serializers.TimeField(
+        required=False,
+        allow_null=True,
+        help_text="Your local time (see your profile's time zone) when quiet hours begin, such as 22:00. "
+        "Pushes and emails that are not urgent wait until they end; null: no quiet hours.",
+    )
+    quiet_hours_end = serializers.TimeField(required=False, allow_null=True, help_text="When quiet hours end.")
+    follow_up_after = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=MIN_FOLLOW_UP,
+        max_value=MAX_FOLLOW_UP,
+        help_text="Seconds after a push about your turn until an email follows, if you have not opened the "
+        "game by then (default 12 hours); null: never.",
+    )
+    reminder_share = serializers.FloatField(min_value=0.1, max_value=0.95, required=False)
+    digest_hour = serializers.IntegerField(min_value=0, max_value=23, required=False)
+    webhook_secret = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=64,
+        help_text="The key that signs your webhooks (shown only to you). Blank: one is generated.",
+    )
+
+    class Meta:
+        model = PlayerPreference
+        fields = (
+            "channels", "reminder_share", "digest_enabled", "digest_hour", "quiet_hours_start", "quiet_hours_end",
+            "follow_up_after", "webhook_url", "webhook_secret", "webhook_last_error", "webhook_last_error_at",
+            "vacation_days_per_year",
+        )  # fmt: skip
+        read_only_fields = ("webhook_last_error", "webhook_last_error_at", "vacation_days_per_year")
+
+    def validate_channels(self, value: dict) -> dict:
+        unknown = sorted(set(value) - set(NotificationKind.values))
+        if unknown:
+            raise serializers.ValidationError(
+                f"Unknown event {', '.join(unknown)}; events are {', '.join(NotificationKind.values)}."
+            )
+        repeated = sorted(kind for kind, channels in value.items() if len(set(channels)) != len(channels))
+        if repeated:
+            raise serializers.ValidationError(f"Name each channel once for {', '.join(repeated)}.")
+        return value
+
+    def validate(self, attrs: dict) -> dict:
+        start = attrs.get("quiet_hours_start", getattr(self.instance, "quiet_hours_start", None))
+        end = attrs.get("quiet_hours_end", getattr(self.instance, "quiet_hours_end", None))
+        if (start is None) != (end is None):
+            raise serializers.ValidationError(
+                {"quiet_hours_end": ["Give both ends of the quiet hours, or null for both."]}
+            )
+        if start is not None and start == end:
+            raise serializers.ValidationError({"quiet_hours_end": ["Quiet hours end at another time than they begin."]})
+        return attrs
+
+    def validate_webhook_url(self, value: str) -> str:
+        problem = value and webhook_url_problem(value)
+        if problem:
+            raise serializers.ValidationError(problem)
+        return value
+
+    def update(self, instance: PlayerPreference, validated_data: dict) -> PlayerPreference:
+        if "channels" in validated_data:
+            validated_data["channels"] = {**instance.channels, **validated_data["channels"]}
+        for field, value in validated_data.items():
+            setattr(instance, field, value)
+        if instance.webhook_url and not instance.webhook_secret:
+            instance.webhook_secret = secrets.token_hex(24)
+            validated_data["webhook_secret"] = instance.webhook_secret
+        # Only the fields sent: a full save could put back a vacation that ended meanwhile.
+        instance.save(update_fields=list(validated_data))
+        return instance
+
+
+class PreferenceView(APIView):
+    def preference(self, request: Request) -> PlayerPreference:
+        return PlayerPreference.objects.get_or_create(user=request.user)[0]
+
+    @extend_schema(responses={200: PreferenceSerializer})
+    def get(self, request: Request) -> Response:
+        """How you are notified, and when."""
+        return Response(PreferenceSerializer(self.preference(request)).data)
+
+    @extend_schema(request=PreferenceSerializer, responses={200: PreferenceSerializer})
+    def patch(self, request: Request) -> Response:
+        serializer = PreferenceSerializer(self.preference(request), data=request.data, partial=True)
+        serializer.is_valid(raise_exception=True)
+        serializer.save()
+        return Response(serializer.data)
+
+
+class PushKeySerializer(serializers.Serializer):
+    public_key = serializers.CharField(help_text="The VAPID application server key, base64url (applicationServerKey).")
+
+
+class PushKeyView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        responses={200: PushKeySerializer, 404: OpenApiResponse(description="This site sends no pushes.")},
+    )
+    def get(self, request: Request) -> Response:
+        """The key a browser subscribes with (PushManager.subscribe's applicationServerKey)."""
+        try:
+            return Response({"public_key": vapid.public_key()})
+        except vapid.PushNotConfigured as exc:
+            raise ApiError("push_not_configured", "This site does not send pushes.", 404) from exc
+
+
+class PushKeysSerializer(serializers.Serializer):
+    p256dh = serializers.CharField(max_length=100, help_text="The browser's P-256 public key, base64url.")
+    auth = serializers.CharField(max_length=40, help_text="The browser's 16-byte authentication secret, base64url.")
+
+
+class PushSubscriptionInputSerializer(serializers.Serializer):
+    endpoint = serializers.CharField(max_length=1000, help_text="The push service's address for this browser.")
+    keys = PushKeysSerializer()
+    name = serializers.CharField(max_length=80, required=False, allow_blank=True, default="")
+
+
+class PushSubscriptionSerializer(serializers.Serializer):
+    id = serializers.CharField(source="public_id")
+    name = serializers.CharField()
+    endpoint_host = serializers.SerializerMethodField(help_text="The push service (the endpoint's host).")
+    created_at = serializers.DateTimeField()
+    last_success_at = serializers.DateTimeField(allow_null=True)
+
+    def get_endpoint_host(self, device: PushSubscription) -> str:
+        return urlsplit(device.endpoint).hostname or ""
+
+
+class PushSubscriptionListView(APIView):
+    @extend_schema(responses={200: PushSubscriptionSerializer(many=True)})
+    def get(self, request: Request) -> Response:
+        """Your devices that receive pushes."""
+        listed = PushSubscription.objects.filter(user=request.user)
+        return Response(PushSubscriptionSerializer(listed, many=True).data)
+
+    @extend_schema(request=PushSubscriptionInputSerializer, responses={201: PushSubscriptionSerializer})
+    def post(self, request: Request) -> Response:
+        """Subscribe this browser (the JSON of its PushSubscription, and a name). Answers 200 when the
+        browser was subscribed already."""
+        data = PushSubscriptionInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        given = data.validated_data
+        with service_errors():
+            device, created = devices.subscribe(
+                user=request.user,
+                endpoint=given["endpoint"],
+                p256dh=given["keys"]["p256dh"],
+                auth=given["keys"]["auth"],
+                name=given["name"],
+            )
+        return Response(
+            PushSubscriptionSerializer(device).data, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK
+        )
+
+
+class PushSubscriptionDetailView(APIView):
+    @extend_schema(request=None, responses={204: None})
+    def delete(self, request: Request, device_id: str) -> Response:
+        """Stop pushing to this device."""
+        with service_errors():
+            devices.remove(user=request.user, device_id=device_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)

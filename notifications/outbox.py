@@ -1,0 +1,165 @@
+"""The outbox: notifications are written with the change that causes them and delivered after.
+
+In-app notifications are the rows themselves. Email, webhook and push deliveries are rows too,
+sent by a worker that claims each one with a conditional update (notifications.delivery). Webhooks
+and pushes are queued for a worker as soon as the transaction commits; emails are left to the
+delivery sweep (every few seconds), which sends them in batches and saves the move that caused
+them a broker round trip: email is not instant anyway. The same sweep re-sends what a lost
+message or a dead worker left pending, so an outage delays a notification but never drops it.
+
+Nothing here can fail a move for a notification reason: a player's stored choice is cleaned
+before it reaches the writer (PlayerPreference.channels_for).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.db import connection, transaction
+from django.utils import timezone
+
+from config.dispatch import batches, enqueue_after_commit
+from games.write_batch import WriteBatch
+from live import userlog as live_log
+from live.models import EventKind
+from live.userlog import UserEvent
+
+from .models import Channel, Delivery, DeliveryStatus, Notification, PlayerPreference
+
+# Deliveries per delivery task. Small: each may wait seconds for a slow receiver, and the ones
+# behind it in the batch wait too.
+DELIVERY_BATCH = 10
+# Sent by a worker as soon as the change commits; email waits for the delivery sweep.
+SENT_AT_ONCE = (Channel.WEBHOOK, Channel.PUSH)
+
+Recipient = tuple[int, Any, dict[str, Any]]  # (user id, the game or None, the payload)
+
+
+def preference_for(user_id: int) -> PlayerPreference:
+    return PlayerPreference.objects.filter(user_id=user_id).first() or PlayerPreference(user_id=user_id)
+
+
+def notify(
+    kind: str,
+    recipients: list[Recipient],
+    *,
+    preferences: list[PlayerPreference] | None = None,
+    writes: WriteBatch | None = None,
+) -> list[Notification]:
+    """Write one notification of `kind` per recipient, with its outside deliveries, in the caller's
+    transaction: three queries however many there are (two when the caller already holds the
+    recipients' `preferences`). The players' streams hear of the listed ones through their logs
+    (with the rows of `writes`, when given)."""
+    if not recipients:
+        return []
+    if preferences is None:
+        preferences = list(PlayerPreference.objects.filter(user_id__in={r[0] for r in recipients}))
+    by_user = {p.user_id: p for p in preferences}
+    notifications, channels_of = [], []
+    for user_id, game, payload in recipients:
+        preference = by_user.get(user_id) or PlayerPreference(user_id=user_id)
+        channels = preference.channels_for(kind)
+        if Channel.WEBHOOK in channels and not preference.webhook_url:
+            channels.remove(Channel.WEBHOOK)
+        if not channels:
+            continue
+        in_app = Channel.IN_APP in channels
+        notifications.append(Notification(user_id=user_id, kind=kind, game=game, payload=payload, in_app=in_app))
+        channels_of.append(channels)
+    if not notifications:
+        return []  # everyone has turned this event off: nothing to write
+    outside = [[c for c in channels if c != Channel.IN_APP] for channels in channels_of]
+    write = write_outbox_in_one_statement if connection.vendor == "postgresql" else write_outbox_with_orm
+    deliveries = write(notifications, outside)
+    listed = [n for n in notifications if n.in_app]
+    live_log.append([UserEvent(n.user_id, EventKind.NOTIFICATION, notification_id=n.pk) for n in listed], writes)
+    at_once = [pk for pk, channel in deliveries if channel in SENT_AT_ONCE]
+    for batch in batches(at_once, DELIVERY_BATCH):
+        enqueue_after_commit("notifications.tasks.deliver", batch)
+    return notifications
+
+
+# The notifications and their deliveries in one INSERT of each, sent as one statement: a turn's
+# "your turn" is written inside the move's transaction, and a round trip fewer is a move faster.
+# The ids come from the notifications' sequence, drawn once per row in a materialized CTE, so each
+# delivery can name its notification. The columns are the models' own (tests/tasks compare the
+# rows with those the ORM writes).
+OUTBOX_INSERT = """
+WITH new AS MATERIALIZED (
+    SELECT nextval(pg_get_serial_sequence('notifications_notification', 'id')) AS id, row.*
+    FROM unnest(%s::bigint[], %s::text[], %s::bigint[], %s::jsonb[], %s::boolean[], %s::text[])
+         WITH ORDINALITY AS row(user_id, kind, game_id, payload, in_app, channels, ord)
+), notification AS (
+    INSERT INTO notifications_notification (id, user_id, kind, game_id, payload, in_app, created_at, read_at)
+    SELECT id, user_id, kind, game_id, payload, in_app, %s, NULL FROM new
+), delivery AS (
+    INSERT INTO notifications_delivery
+        (notification_id, channel, status, attempts, next_attempt_at, claimed_until, last_error, sent_at, skip_reason)
+    SELECT new.id, channel, %s, 0, %s, NULL, '', NULL, ''
+    FROM new CROSS JOIN LATERAL unnest(string_to_array(new.channels, ',')) AS channel
+    RETURNING id, channel
+)
+SELECT id, ord, NULL FROM new
+UNION ALL SELECT id, NULL, channel FROM delivery
+"""
+
+
+def write_outbox_with_orm(notifications: list[Notification], outside: list[list[str]]) -> list[tuple[int, str]]:
+    """Insert the notifications (setting their pks) and a delivery per outside channel; the deliveries'
+    (pk, channel)."""
+    Notification.objects.bulk_create(notifications)
+    written = Delivery.objects.bulk_create(
+        Delivery(notification=notification, channel=channel)
+        for notification, channels in zip(notifications, outside, strict=True)
+        for channel in channels
+    )
+    return [(delivery.pk, delivery.channel) for delivery in written]
+
+
+PAYLOAD_ENCODER = Notification._meta.get_field("payload").encoder  # as the ORM would encode it
+
+
+def write_outbox_in_one_statement(notifications: list[Notification], outside: list[list[str]]) -> list[tuple[int, str]]:
+    """The same as write_outbox_with_orm, in one statement (PostgreSQL)."""
+    now = timezone.now()
+    for notification in notifications:
+        notification.created_at = now
+    columns = [
+        [n.user_id for n in notifications],
+        [n.kind for n in notifications],
+        [n.game_id for n in notifications],
+        [json.dumps(n.payload, cls=PAYLOAD_ENCODER) for n in notifications],
+        [n.in_app for n in notifications],
+        [",".join(channels) for channels in outside],
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(OUTBOX_INSERT, [*columns, now, DeliveryStatus.PENDING, now])
+        rows = cursor.fetchall()
+    deliveries = []
+    for pk, ordinal, channel in rows:
+        if ordinal is not None:
+            notifications[ordinal - 1].pk = pk
+            notifications[ordinal - 1]._state.adding = False
+        else:
+            deliveries.append((pk, channel))
+    return deliveries
+
+
+def listed_for(user):
+    return Notification.objects.filter(user=user, in_app=True).select_related("game")
+
+
+def unread_count(user) -> int:
+    return listed_for(user).filter(read_at__isnull=True).count()
+
+
+def mark_read(user, *, ids: list[int] | None = None, everything: bool = False) -> int:
+    unread = Notification.objects.filter(user=user, in_app=True, read_at__isnull=True)
+    if not everything:
+        unread = unread.filter(pk__in=ids or [])
+    with transaction.atomic():
+        marked = unread.update(read_at=timezone.now())
+        if marked:  # the badge on every page and device of theirs follows
+            live_log.append([UserEvent(user.pk, EventKind.NOTIFICATIONS_READ)])
+    return marked

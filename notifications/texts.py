@@ -1,0 +1,65 @@
+"""What a notification says, in the active language, on every channel: the sentence, the public JSON
+of the API and streams, and a push message's payload. Ids and texts only, never a card."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.text import capfirst
+from django.utils.translation import gettext as _
+
+from .models import Notification, NotificationKind
+
+
+def text_of(notification: Notification) -> str:
+    """One sentence for people, in the active language."""
+    payload = notification.payload
+    kind = notification.kind
+    game = payload.get("kind", "").title()
+    if kind == NotificationKind.YOUR_TURN:
+        return _("It is your turn in %(game)s.") % {"game": game}
+    if kind == NotificationKind.TIME_RUNNING_OUT:
+        return _("Your time to move in %(game)s is running out.") % {"game": game}
+    if kind == NotificationKind.GAME_OVER:
+        return _("Your %(game)s game is over: you finished in place %(place)s.") % {
+            "game": game,
+            "place": payload.get("place"),
+        }
+    if kind == NotificationKind.INVITATION:
+        return _("%(player)s invites you to a game of %(game)s.") % {"player": payload.get("from"), "game": game}
+    if kind == NotificationKind.GAME_STARTED:
+        return _("Your %(game)s game has started.") % {"game": game}
+    if kind == NotificationKind.DIGEST:
+        return _("%(count)s games are waiting for your move.") % {"count": len(payload.get("games", []))}
+    return kind
+
+
+def as_json(notification: Notification) -> dict[str, Any]:
+    """The public payload: ids and texts, never a card."""
+    return {
+        "id": notification.pk,
+        "kind": notification.kind,
+        "game": notification.payload.get("game"),
+        "payload": notification.payload,
+        "text": text_of(notification),
+        "created_at": notification.created_at,
+        "read_at": notification.read_at,
+    }
+
+
+def link_of(notification: Notification) -> str:
+    """The site's page for a notification (a path): its game's table, or the notifications list."""
+    game_id = notification.payload.get("game")
+    return f"/games/{game_id}/" if isinstance(game_id, str) and game_id else "/notifications/"
+
+
+def push_payload(notification: Notification) -> dict[str, Any]:
+    """The decrypted body of a push message (design: "Web push"), read by the service worker."""
+    title = NotificationKind(notification.kind).label if notification.kind in NotificationKind.values else ""
+    return {
+        "type": notification.kind,
+        "game": notification.payload.get("game"),
+        "title": capfirst(str(title)) or "Slowhand",
+        "body": text_of(notification),
+        "url": link_of(notification),
+    }
