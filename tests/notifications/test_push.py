@@ -129,7 +129,7 @@ def test_a_push_that_cannot_reach_any_device_lets_the_email_go_at_once(phones, a
     phone = phones.browser("phone")
     subscribe(bob, phone)
     PushSubscription.objects.filter(user=bob).delete()  # gone behind the site's back (no 410 yet)
-    game, notification = until_bobs_turn(game_for(alice, bob), bob)
+    _game, notification = until_bobs_turn(game_for(alice, bob), bob)
     push = notification.deliveries.get(channel="push")
     email = notification.deliveries.get(channel="email")
 

@@ -110,7 +110,7 @@ def test_a_turn_already_played_is_not_announced(alice, bob):
 
 def test_the_email_follows_an_unanswered_push_after_the_players_delay(phone, alice, bob):
     PlayerPreference.objects.filter(user=bob).update(follow_up_after=3 * 3600)
-    game, notification = bobs_turn(alice, bob)
+    _game, notification = bobs_turn(alice, bob)
     push, email = delivery_of(notification, "push"), delivery_of(notification, "email")
     assert sending.deliver(push.pk) == "sent"
 
@@ -137,7 +137,7 @@ def test_no_follow_up_when_the_game_was_opened_within_the_delay(phone, alice, bo
 
 def test_never_means_no_follow_up_email(phone, alice, bob):
     PlayerPreference.objects.filter(user=bob).update(follow_up_after=None)
-    game, notification = bobs_turn(alice, bob)
+    _game, notification = bobs_turn(alice, bob)
     assert sending.deliver(delivery_of(notification, "push").pk) == "sent"
 
     assert sending.deliver(delivery_of(notification, "email").pk) == "skipped"
@@ -145,7 +145,7 @@ def test_never_means_no_follow_up_email(phone, alice, bob):
 
 
 def test_the_default_delay_is_twelve_hours(phone, alice, bob):
-    game, notification = bobs_turn(alice, bob)
+    _game, notification = bobs_turn(alice, bob)
     sending.deliver(delivery_of(notification, "push").pk)
     sending.deliver(delivery_of(notification, "email").pk)
 
@@ -172,7 +172,7 @@ def test_a_turn_at_night_waits_for_the_quiet_hours_to_end(phone, alice, bob):
     service, browser = phone
     quiet_from_22_to_8(bob)
     with time_machine.travel(at_local(23, 30), tick=False):
-        game, notification = bobs_turn(alice, bob)
+        _game, notification = bobs_turn(alice, bob)
         push = delivery_of(notification, "push")
         assert sending.deliver(push.pk) == "waiting"
     push.refresh_from_db()
@@ -186,7 +186,7 @@ def test_a_turn_at_night_waits_for_the_quiet_hours_to_end(phone, alice, bob):
 def test_outside_quiet_hours_nothing_waits(phone, alice, bob):
     quiet_from_22_to_8(bob)
     with time_machine.travel(at_local(21, 59), tick=False):
-        game, notification = bobs_turn(alice, bob)
+        _game, notification = bobs_turn(alice, bob)
         assert sending.deliver(delivery_of(notification, "push").pk) == "sent"
 
 
@@ -194,7 +194,7 @@ def test_time_running_out_for_a_deadline_inside_the_quiet_hours_goes_at_once(pho
     service, browser = phone
     quiet_from_22_to_8(bob)
     with time_machine.travel(at_local(21, 0), tick=False):
-        game, _ = bobs_turn(alice, bob, move_time_limit=3 * 3600)  # deadline at midnight
+        _game, _ = bobs_turn(alice, bob, move_time_limit=3 * 3600)  # deadline at midnight
     with time_machine.travel(at_local(23, 30), tick=False):
         sweeps.send_due_reminders()
         reminder = Notification.objects.get(user=bob, kind="time_running_out")
@@ -207,7 +207,7 @@ def test_time_running_out_for_a_deadline_inside_the_quiet_hours_goes_at_once(pho
 def test_time_running_out_for_a_deadline_after_the_quiet_hours_waits(phone, alice, bob):
     quiet_from_22_to_8(bob)
     with time_machine.travel(at_local(18, 0), tick=False):
-        game, _ = bobs_turn(alice, bob, move_time_limit=16 * 3600)  # deadline at 10:00, after the night
+        _game, _ = bobs_turn(alice, bob, move_time_limit=16 * 3600)  # deadline at 10:00, after the night
     with time_machine.travel(at_local(6, 50) + timedelta(days=1), tick=False):  # the reminder, at 06:48
         sweeps.send_due_reminders()
         reminder = Notification.objects.get(user=bob, kind="time_running_out")
