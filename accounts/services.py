@@ -19,7 +19,7 @@ from live.userlog import UserEvent
 from notifications import devices
 from notifications.models import PlayerPreference
 
-from . import login_limits
+from . import login_limits, signals
 from . import ratings as rating_model
 from .models import ApiToken, PlayerStats, Rating, RatingHistory, User
 from .stats import MoveRecord, SeatResult, TurnRecord, opening_events, seat_results
@@ -111,6 +111,7 @@ def password_changed(*, user: User) -> None:
     ApiToken.objects.active().filter(user=user).update(revoked_at=now)
     live_log.append([UserEvent(user.pk, EventKind.CREDENTIALS)])  # every open stream of theirs closes
     PlayerPreference.objects.filter(user=user).exclude(webhook_secret="").update(webhook_secret=secrets.token_hex(24))
+    signals.password_changed.send(sender=User, user=user)  # e.g. a new secret calendar address
     devices.remove_all(user.pk)
 
 

@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "games",
     "notifications",
     "live",
+    "tournaments",
     "frontend",
 ]
 
@@ -271,6 +272,7 @@ SPECTACULAR_SETTINGS = {
         "NotificationKindEnum": "notifications.models.NotificationKind",
         # A seat's bot_level and a new game's bots: one enum, not two names for the same levels.
         "BotLevelEnum": "games.engine.bots.BOT_LEVELS",
+        "TournamentStatusEnum": "tournaments.models.TournamentStatus",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
@@ -328,6 +330,9 @@ CELERY_BEAT_SCHEDULE = {
     "prune-presence": {"task": "notifications.tasks.prune_presence", "schedule": 3600.0},
     "prune-stream-logs": {"task": "live.tasks.prune_stream_logs", "schedule": 3600.0},
     "sweep-reviews": {"task": "games.tasks.sweep_reviews", "schedule": 600.0},
+    # Tournaments due to start; clocks a vacation stopped where the rounds do not wait for it.
+    "sweep-tournament-starts": {"task": "tournaments.tasks.sweep_tournament_starts", "schedule": 60.0},
+    "sweep-tournament-clocks": {"task": "tournaments.tasks.sweep_tournament_clocks", "schedule": 60.0},
 }
 # Post-game reviews are long simulations: a queue of their own, so that a deployment can give them
 # their own workers (`make run`'s one worker reads both queues).

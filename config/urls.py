@@ -12,6 +12,7 @@ api_v1 = [
     path("", include("games.api.urls")),
     path("", include("notifications.api.urls")),
     path("", include("live.urls")),
+    path("", include("tournaments.api.urls")),
 ]
 
 # The admin's login counts failed passwords like the site's (accounts.login_limits).
@@ -29,6 +30,7 @@ urlpatterns = [
     path("", include("games.site_urls")),
     path("", include("notifications.site_urls")),
     path("i18n/setlang/", switch_language, name="set_language"),
+    path("", include("tournaments.urls")),
     path("", include("frontend.urls")),
 ]
 

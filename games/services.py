@@ -44,6 +44,7 @@ from .models import (
     TimeoutPolicy,
     Turn,
 )
+from .signals import game_finished
 from .write_batch import WriteBatch
 
 DEFAULT_INVITE_DAYS = 14
@@ -695,6 +696,7 @@ def _finish(game: Game, seats: list[Seat], outcome: dict[str, Any], now, writes:
         writes=writes,
     )
     # Tournaments hear of the end inside this transaction (games never imports them).
+    game_finished.send(sender=Game, game=game, seats=seats)
 
 
 def tell_viewers(

@@ -20,6 +20,8 @@ class NotificationKind(models.TextChoices):
     INVITATION = "invitation", _("invitation")
     GAME_STARTED = "game_started", _("game started")
     DIGEST = "digest", _("daily digest")
+    ROUND_STARTED = "round_started", _("tournament round started")
+    TOURNAMENT_OVER = "tournament_over", _("tournament over")
 
 
 class Notification(models.Model):
@@ -61,6 +63,8 @@ DEFAULT_CHANNELS = {
     NotificationKind.INVITATION: [Channel.IN_APP, Channel.EMAIL, Channel.WEBHOOK],
     NotificationKind.GAME_STARTED: [Channel.IN_APP, Channel.WEBHOOK],
     NotificationKind.DIGEST: [Channel.EMAIL],
+    NotificationKind.ROUND_STARTED: [Channel.IN_APP, Channel.EMAIL, Channel.WEBHOOK],
+    NotificationKind.TOURNAMENT_OVER: [Channel.IN_APP, Channel.WEBHOOK],
 }
 
 

@@ -31,6 +31,16 @@ def text_of(notification: Notification) -> str:
         return _("Your %(game)s game has started.") % {"game": game}
     if kind == NotificationKind.DIGEST:
         return _("%(count)s games are waiting for your move.") % {"count": len(payload.get("games", []))}
+    if kind == NotificationKind.ROUND_STARTED:
+        values = {"round": payload.get("round"), "name": payload.get("name")}
+        if payload.get("bye"):
+            return _("Round %(round)s of %(name)s has started: you sit it out with a bye.") % values
+        return _("Round %(round)s of %(name)s has started: your table is ready.") % values
+    if kind == NotificationKind.TOURNAMENT_OVER:
+        values = {"name": payload.get("name"), "place": payload.get("place")}
+        if payload.get("cancelled"):
+            return _("%(name)s was cancelled: too few players entered.") % values
+        return _("%(name)s is over: you finished in place %(place)s.") % values
     return kind
 
 
@@ -48,9 +58,13 @@ def as_json(notification: Notification) -> dict[str, Any]:
 
 
 def link_of(notification: Notification) -> str:
-    """The site's page for a notification (a path): its game's table, or the notifications list."""
-    game_id = notification.payload.get("game")
-    return f"/games/{game_id}/" if isinstance(game_id, str) and game_id else "/notifications/"
+    """The site's page for a notification (a path): its game's table, its tournament, or the list."""
+    game_id, tournament_id = notification.payload.get("game"), notification.payload.get("tournament")
+    if isinstance(game_id, str) and game_id:
+        return f"/games/{game_id}/"
+    if isinstance(tournament_id, str) and tournament_id:
+        return f"/tournaments/{tournament_id}/"
+    return "/notifications/"
 
 
 def push_payload(notification: Notification) -> dict[str, Any]:

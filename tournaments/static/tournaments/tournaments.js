@@ -1,0 +1,262 @@
+// The tournament pages: the lists (/tournaments/) and one tournament (/tournaments/{id}/). Everything
+// they show and do goes through the REST API, as any client's would.
+import { ApiError, getJson, postJson } from "../frontend/js/api.js";
+import { h, updateRegion } from "../frontend/js/dom.js";
+import { format, gettext, language, listOf, ngettext } from "../frontend/js/i18n.js";
+
+const POLL_MS = 10000;
+const KINDS = { scat: gettext("Scat (31)"), scattle: gettext("Scattle!") };
+const FORMATS = { swiss: gettext("Swiss"), round_robin: gettext("round robin") };
+
+function when(iso) {
+  return iso ? new Date(iso).toLocaleString(language(), { dateStyle: "medium", timeStyle: "short" }) : "";
+}
+
+function duration(seconds) {
+  const day = 86400;
+  const hour = 3600;
+  if (seconds % day === 0) return format(ngettext("%(count)s day", "%(count)s days", seconds / day), { count: seconds / day });
+  if (seconds % hour === 0) return format(ngettext("%(count)s hour", "%(count)s hours", seconds / hour), { count: seconds / hour });
+  const minutes = Math.round(seconds / 60);
+  return format(ngettext("%(count)s minute", "%(count)s minutes", minutes), { count: minutes });
+}
+
+function timeLabel(t) {
+  if (t.time_bank) return format(gettext("time bank of %(time)s"), { time: duration(t.time_bank.initial) });
+  return format(gettext("%(time)s a move"), { time: duration(t.move_time_limit) });
+}
+
+function facts(t) {
+  const parts = [
+    KINDS[t.kind] || t.kind,
+    FORMATS[t.format] || t.format,
+    format(gettext("tables of %(count)s"), { count: t.table_size }),
+    timeLabel(t),
+    format(gettext("%(count)s of %(max)s players"), { count: t.player_count, max: t.max_players }),
+  ];
+  if (t.status === "open" && t.starts_at) parts.push(format(gettext("starts %(when)s"), { when: when(t.starts_at) }));
+  if (t.status === "running") parts.push(format(gettext("round %(round)s of %(rounds)s"), { round: t.current_round, rounds: t.round_count }));
+  if (t.cancelled) parts.push(gettext("cancelled"));
+  return parts.join(" · ");
+}
+
+function showError(error) {
+  const region = document.getElementById("error");
+  if (region) region.textContent = error instanceof ApiError ? error.message : gettext("Something went wrong; try again.");
+}
+
+function tournamentUrl(id) {
+  return `/tournaments/${encodeURIComponent(id)}/`;
+}
+
+// --- the lists -------------------------------------------------------------------------------
+
+async function join(api, t) {
+  try {
+    await postJson(`${api}${encodeURIComponent(t.id)}/join/`, {});
+    window.location.assign(tournamentUrl(t.id));
+  } catch (error) {
+    showError(error);
+  }
+}
+
+function listRow(api, t, signedIn) {
+  const row = h("li", { class: "game-row" }, h("a", { class: "game-link", href: tournamentUrl(t.id), text: t.name }), h("span", { class: "facts", text: facts(t) }));
+  if (t.status === "open" && t.entered) row.append(h("span", { class: "tag", text: gettext("entered") }));
+  if (t.status === "open" && signedIn && !t.entered && t.player_count < t.max_players) {
+    const button = h("button", { type: "button", "aria-label": format(gettext("Join %(name)s"), { name: t.name }), text: gettext("Join") });
+    button.addEventListener("click", () => {
+      button.disabled = true;
+      join(api, t).finally(() => {
+        button.disabled = false;
+      });
+    });
+    row.append(button);
+  }
+  return row;
+}
+
+async function showLists(root) {
+  const api = root.dataset.apiUrl;
+  const signedIn = Boolean(root.dataset.signedIn);
+  for (const status of ["open", "running", "finished"]) {
+    const region = root.querySelector(`[data-list="${status}"]`);
+    try {
+      const page = await getJson(`${api}?status=${status}`);
+      const rows = page.results.map((t) => listRow(api, t, signedIn));
+      region.replaceChildren(...(rows.length ? rows : [h("li", { class: "help", text: gettext("None.") })]));
+    } catch (error) {
+      showError(error);
+    }
+  }
+}
+
+function newTournamentForm(root) {
+  const form = document.getElementById("new-tournament");
+  if (!form) return;
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const field = (name) => form.elements.namedItem(name);
+    const body = {
+      name: field("name").value.trim(),
+      kind: field("kind").value,
+      format: field("format").value,
+      table_size: Number(field("table_size").value),
+      max_players: Number(field("max_players").value),
+      move_time_limit: Number(field("move_time_limit").value),
+      timeout_policy: field("timeout_policy").value,
+      vacation: field("vacation").value,
+      bots_fill: field("bots_fill").checked,
+    };
+    if (body.format === "swiss") body.rounds = Number(field("rounds").value);
+    if (field("starts_at").value) body.starts_at = new Date(field("starts_at").value).toISOString();
+    const submit = form.querySelector("button[type=submit]");
+    submit.disabled = true;
+    try {
+      const created = await postJson(root.dataset.apiUrl, body);
+      window.location.assign(tournamentUrl(created.id));
+    } catch (error) {
+      showError(error);
+    } finally {
+      submit.disabled = false;
+    }
+  });
+}
+
+// --- one tournament --------------------------------------------------------------------------
+
+function statusText(t) {
+  if (t.cancelled) return gettext("Cancelled: too few players had entered when it was due to start.");
+  if (t.status === "open") {
+    const start = t.starts_at ? format(gettext("It starts %(when)s."), { when: when(t.starts_at) }) : format(gettext("It starts when %(name)s starts it."), { name: t.creator });
+    return `${format(gettext("Open for entries: %(count)s of %(max)s players."), { count: t.player_count, max: t.max_players })} ${start}`;
+  }
+  if (t.status === "running") return format(gettext("Round %(round)s of %(rounds)s is being played."), { round: t.current_round, rounds: t.round_count });
+  return gettext("Finished.");
+}
+
+function yourPart(t, me) {
+  if (!t.you.entered || t.status !== "running") return null;
+  if (t.you.withdrawn) return h("p", { text: gettext("You have withdrawn.") });
+  if (t.you.table) {
+    return h("p", { class: "your-table" }, h("a", { href: `/games/${encodeURIComponent(t.you.table)}/`, text: format(gettext("Your table in round %(round)s"), { round: t.current_round }) }));
+  }
+  const current = t.rounds.find((r) => r.number === t.current_round);
+  if (current && current.byes.includes(me)) return h("p", { text: gettext("You sit this round out with a bye.") });
+  return null;
+}
+
+function actionButtons(root, t, reload) {
+  const api = root.dataset.apiUrl;
+  if (!root.dataset.signedIn) {
+    return t.status === "open" ? [h("a", { class: "button", href: root.dataset.loginUrl, text: gettext("Log in to join") })] : [];
+  }
+  const act = (path, label, { confirmText, style } = {}) => {
+    const button = h("button", { type: "button", class: style || null, text: label, "data-key": path });
+    button.addEventListener("click", async () => {
+      if (confirmText && !window.confirm(confirmText)) return;
+      button.disabled = true;
+      try {
+        await postJson(`${api}${path}/`, {});
+        document.getElementById("error").textContent = "";
+        await reload();
+      } catch (error) {
+        showError(error);
+      } finally {
+        button.disabled = false;
+      }
+    });
+    return button;
+  };
+  const buttons = [];
+  if (t.status === "open") {
+    if (!t.you.entered && t.player_count < t.max_players) buttons.push(act("join", gettext("Join")));
+    if (t.you.entered) buttons.push(act("leave", gettext("Leave"), { style: "secondary" }));
+    if (t.you.is_creator) buttons.push(act("start", gettext("Start now")));
+  } else if (t.status === "running" && t.you.entered && !t.you.withdrawn) {
+    buttons.push(act("withdraw", gettext("Withdraw"), { style: "danger", confirmText: gettext("Withdraw from the tournament? Your running games are resigned.") }));
+  }
+  return buttons;
+}
+
+function standingsTable(t, me) {
+  if (!t.standings.length) return h("p", { class: "help", text: gettext("Nobody has entered yet.") });
+  const head = h(
+    "tr",
+    null,
+    h("th", { scope: "col", class: "number", text: gettext("Place") }),
+    h("th", { scope: "col", text: gettext("Player") }),
+    h("th", { scope: "col", class: "number", text: gettext("Points") }),
+    h("th", { scope: "col", class: "number", text: gettext("Games") }),
+    h("th", { scope: "col", class: "number", text: gettext("Byes") }),
+    h("th", { scope: "col", class: "number", text: gettext("Opponents' points") }),
+  );
+  const rows = t.standings.map((row) =>
+    h(
+      "tr",
+      { class: row.player === me ? "me" : null },
+      h("td", { class: "number", text: row.place }),
+      h("td", { text: row.withdrawn ? format(gettext("%(name)s (withdrawn)"), { name: row.player }) : row.player }),
+      h("td", { class: "number", text: row.points.toLocaleString(language()) }),
+      h("td", { class: "number", text: row.games }),
+      h("td", { class: "number", text: row.byes }),
+      h("td", { class: "number", text: row.opponents_points.toLocaleString(language()) }),
+    ),
+  );
+  return h("div", { class: "standings-wrap" }, h("table", { class: "standings" }, h("thead", null, head), h("tbody", null, rows)));
+}
+
+function roundsList(t, me) {
+  if (!t.rounds.length) return h("p", { class: "help", text: gettext("No round has started yet.") });
+  return [...t.rounds].reverse().map((r) => {
+    const times = r.finished_at
+      ? format(gettext("started %(start)s, finished %(end)s"), { start: when(r.started_at), end: when(r.finished_at) })
+      : format(gettext("started %(start)s, expected to end by %(end)s"), { start: when(r.started_at), end: when(r.expected_end) });
+    const tables = r.tables.map((table) =>
+      h(
+        "li",
+        { class: table.players.includes(me) ? "mine" : null },
+        h("a", { href: `/games/${encodeURIComponent(table.game)}/`, text: format(gettext("Table %(number)s"), { number: table.number }) }),
+        ": ",
+        listOf(table.players),
+        table.status === "finished" ? ` · ${gettext("finished")}` : "",
+      ),
+    );
+    return h(
+      "div",
+      { class: "round" },
+      h("h3", { text: format(gettext("Round %(round)s"), { round: r.number }) }),
+      h("p", { class: "help", text: times }),
+      h("ul", { class: "tables" }, tables),
+      r.byes.length ? h("p", { text: format(gettext("Byes: %(names)s"), { names: listOf(r.byes) }) }) : null,
+    );
+  });
+}
+
+async function showTournament(root) {
+  const me = root.dataset.username || null;
+  let timer = null;
+  const reload = async () => {
+    window.clearTimeout(timer);
+    try {
+      const t = await getJson(root.dataset.apiUrl);
+      updateRegion(document.getElementById("status"), [h("p", { text: statusText(t) }), yourPart(t, me)]);
+      updateRegion(document.getElementById("actions"), actionButtons(root, t, reload));
+      updateRegion(document.getElementById("standings"), standingsTable(t, me));
+      updateRegion(document.getElementById("rounds"), roundsList(t, me));
+      if (t.status !== "finished") timer = window.setTimeout(reload, POLL_MS);
+    } catch (error) {
+      showError(error);
+      timer = window.setTimeout(reload, POLL_MS);
+    }
+  };
+  await reload();
+}
+
+const list = document.getElementById("tournament-list");
+if (list) {
+  showLists(list);
+  newTournamentForm(list);
+}
+const one = document.getElementById("tournament");
+if (one) showTournament(one);
