@@ -387,7 +387,10 @@ class Report:
 
 
 # The benchmarks in the order of bench/results/results.txt.
-ORDER = ("engine", "bots", "sweep", "api_load", "history", "memory", "fault_worker_kill", "fault_redis_down", "streams")
+ORDER = (
+    "engine", "bots", "sweep", "api_load", "history", "memory", "fault_worker_kill", "fault_redis_down", "streams",
+    "push_latency", "tournament_pairing",
+)  # fmt: skip
 
 
 def collect_results() -> Path:

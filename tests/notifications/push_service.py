@@ -34,6 +34,7 @@ class Received:
     path: str
     headers: dict[str, str]
     body: bytes
+    at: float = 0.0  # time.time() on arrival
 
 
 @dataclass
@@ -96,6 +97,9 @@ class PushService:
             path = browser.endpoint.removeprefix(self.origin) if browser else None
             return [m for m in self.received if path is None or m.path == path]
 
+    def arrival_times(self, browser: Browser) -> list[float]:
+        return [message.at for message in self.messages(browser)]
+
     def wait_for(self, count: int, browser: Browser | None = None, timeout: float = 20) -> list[Received]:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline and len(self.messages(browser)) < count:
@@ -111,7 +115,7 @@ def push_service() -> Iterator[PushService]:
         def do_POST(self) -> None:
             body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
             with service.lock:
-                service.received.append(Received(self.path, dict(self.headers), body))
+                service.received.append(Received(self.path, dict(self.headers), body, time.time()))
                 status = service.status_for.get(self.path, 201)
             time.sleep(service.delay)
             self.send_response(status)
