@@ -19,7 +19,7 @@ import zoneinfo
 from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 
-from .models import Channel, Delivery, DeliveryStatus, NotificationKind, PlayerPreference
+from .models import Channel, Delivery, DeliveryStatus, Notification, NotificationKind, PlayerPreference
 from .presence import seen_since
 
 # While the push beside an email is still being tried, the email looks again this often.
@@ -50,19 +50,19 @@ def decide(delivery: Delivery, preference: PlayerPreference, now: datetime) -> D
     if notification.kind in TURN_EVENTS and notification.game_id:
         if seen_since(notification.user_id, notification.game_id, notification.created_at, now):
             return Decision(skip="seen")
-        if turn_answered(notification, now):
+        if turn_answered(notification):
             return Decision(skip="answered")
     if delivery.channel == Channel.EMAIL:
         follow_up = follow_up_decision(delivery, preference, now)
         if not follow_up.send:
             return follow_up
     quiet_end = quiet_hours_end(preference, now)
-    if quiet_end is not None and not urgent(notification, preference, now):
+    if quiet_end is not None and not urgent(notification, quiet_end):
         return Decision(wait_until=quiet_end)
     return SEND
 
 
-def turn_answered(notification, now: datetime) -> bool:
+def turn_answered(notification: Notification) -> bool:
     """The game no longer waits for this player's turn: it is over, someone else is to act, or a
     later turn of theirs began (and has a notification of its own)."""
     game = notification.game
@@ -115,10 +115,9 @@ def in_quiet_hours(moment: time, start: time, end: time) -> bool:
     return moment >= start or moment < end  # over midnight
 
 
-def urgent(notification, preference: PlayerPreference, now: datetime) -> bool:
+def urgent(notification: Notification, quiet_end: datetime) -> bool:
     """Time running out, with a deadline that falls before the quiet hours end."""
-    if notification.kind != NotificationKind.TIME_RUNNING_OUT:
+    if notification.kind != NotificationKind.TIME_RUNNING_OUT or not notification.game_id:
         return False
-    deadline = notification.game.deadline if notification.game_id else None
-    end = quiet_hours_end(preference, now)
-    return deadline is not None and end is not None and deadline <= end
+    deadline = notification.game.deadline
+    return deadline is not None and deadline <= quiet_end
