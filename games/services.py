@@ -658,11 +658,13 @@ def _begin_turn(game: Game, seat: Seat, now, writes: WriteBatch) -> None:
         else:
             game.deadline = now + timedelta(seconds=seconds)
             game.reminder_at = clock.reminder_time(now, game.deadline, preference.reminder_share)
+        # The move's tell_viewers nudges every seated player's stream: no second nudge for this one.
         notify(
             NotificationKind.YOUR_TURN,
             [(seat.user_id, game, _game_payload(game))],
             preferences=[preference],
             writes=writes,
+            announce=False,
         )
 
 
@@ -694,6 +696,7 @@ def _finish(game: Game, seats: list[Seat], outcome: dict[str, Any], now, writes:
             if seat.user_id
         ],
         writes=writes,
+        announce=False,  # seated players: the move's tell_viewers nudges their streams
     )
     # Tournaments hear of the end inside this transaction (games never imports them).
     game_finished.send(sender=Game, game=game, seats=seats)

@@ -46,11 +46,13 @@ def notify(
     *,
     preferences: list[PlayerPreference] | None = None,
     writes: WriteBatch | None = None,
+    announce: bool = True,
 ) -> list[Notification]:
     """Write one notification of `kind` per recipient, with its outside deliveries, in the caller's
     transaction: three queries however many there are (two when the caller already holds the
     recipients' `preferences`). The players' streams hear of the listed ones through their logs
-    (with the rows of `writes`, when given)."""
+    (with the rows of `writes`, when given), nudged after the commit unless the caller (`announce`
+    false) nudges those players' streams anyway."""
     if not recipients:
         return []
     if preferences is None:
@@ -73,7 +75,8 @@ def notify(
     write = write_outbox_in_one_statement if connection.vendor == "postgresql" else write_outbox_with_orm
     deliveries = write(notifications, outside)
     listed = [n for n in notifications if n.in_app]
-    live_log.append([UserEvent(n.user_id, EventKind.NOTIFICATION, notification_id=n.pk) for n in listed], writes)
+    events = [UserEvent(n.user_id, EventKind.NOTIFICATION, notification_id=n.pk) for n in listed]
+    live_log.append(events, writes, announce=announce)
     at_once = [pk for pk, channel in deliveries if channel in SENT_AT_ONCE]
     for batch in batches(at_once, DELIVERY_BATCH):
         enqueue_after_commit("notifications.tasks.deliver", batch)
