@@ -22,8 +22,10 @@ logger = logging.getLogger(__name__)
 # How long a worker holds a delivery it took: longer than any send can take (5 s a device), short
 # enough that a dead worker's deliveries soon go out again.
 CLAIM_FOR = timedelta(seconds=settings.DELIVERY_CLAIM_SECONDS)
-# A new webhook or push delivery has a message of its own on the way; the sweep steps in after this.
-OWN_MESSAGE_GRACE = timedelta(minutes=1)
+# A new webhook or push delivery has a message of its own on the way; the sweep steps in after this,
+# so that a lost message costs a phone at most this and one sweep interval. Should the message only
+# be late, the claim keeps the two from sending twice.
+OWN_MESSAGE_GRACE = timedelta(seconds=15)
 # Waits between attempts; after the last one the delivery is marked failed.
 RETRY_DELAYS = [
     timedelta(minutes=1),
