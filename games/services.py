@@ -105,17 +105,7 @@ def create_game(
         options = rules.validate_options(chosen)
     except BadOption as exc:
         raise Invalid(exc.message, "bad_option", {"options": [exc.message]}) from exc
-    if not clock.MIN_MOVE_TIME <= move_time_limit <= clock.MAX_MOVE_TIME:
-        raise Invalid(f"move_time_limit must be between {clock.MIN_MOVE_TIME} seconds and 30 days.", "bad_time_limit")
-    bank = None
-    if time_bank is not None:
-        bank = clock.validate_time_bank(time_bank)
-        if bank is None:
-            raise Invalid(
-                "time_bank needs initial, increment and cap in seconds, with initial <= cap <= 30 days.",
-                "bad_time_bank",
-                {"time_bank": ["Give initial, increment and cap in seconds."]},
-            )
+    bank = checked_time_control(move_time_limit, time_bank)
     bots = list(bots or [])
     for level in bots:
         if level not in BOT_LEVELS:
@@ -165,6 +155,22 @@ def create_game(
     else:
         writes.flush()
     return game
+
+
+def checked_time_control(move_time_limit: int, time_bank: dict[str, int] | None) -> dict[str, int] | None:
+    """The time bank (None: a limit per move), once the limit and the bank are checked."""
+    if not clock.MIN_MOVE_TIME <= move_time_limit <= clock.MAX_MOVE_TIME:
+        raise Invalid(f"move_time_limit must be between {clock.MIN_MOVE_TIME} seconds and 30 days.", "bad_time_limit")
+    if time_bank is None:
+        return None
+    bank = clock.validate_time_bank(time_bank)
+    if bank is None:
+        raise Invalid(
+            "time_bank needs initial, increment and cap in seconds, with initial <= cap <= 30 days.",
+            "bad_time_bank",
+            {"time_bank": ["Give initial, increment and cap in seconds."]},
+        )
+    return bank
 
 
 def _users_to_invite(creator: User, usernames: list[str]) -> list[User]:

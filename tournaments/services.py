@@ -22,7 +22,6 @@ from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import Block, User
-from games import clock
 from games import services as game_services
 from games.engine import BadOption, get_rules
 from games.errors import Conflict, Forbidden, GameError, Invalid, NotFound
@@ -151,18 +150,7 @@ def _checked_options(kind: str, options: dict[str, Any], table_size: int, bots_f
 
 
 def _checked_time_control(move_time_limit: int, time_bank: dict[str, int] | None) -> TimeControlChoice:
-    if not clock.MIN_MOVE_TIME <= move_time_limit <= clock.MAX_MOVE_TIME:
-        raise Invalid(f"move_time_limit must be between {clock.MIN_MOVE_TIME} seconds and 30 days.", "bad_time_limit")
-    bank = None
-    if time_bank is not None:
-        bank = clock.validate_time_bank(time_bank)
-        if bank is None:
-            raise Invalid(
-                "time_bank needs initial, increment and cap in seconds, with initial <= cap <= 30 days.",
-                "bad_time_bank",
-                {"time_bank": ["Give initial, increment and cap in seconds."]},
-            )
-    return TimeControlChoice(move_time_limit, bank)
+    return TimeControlChoice(move_time_limit, game_services.checked_time_control(move_time_limit, time_bank))
 
 
 def _lock(tournament_id: str) -> Tournament:
