@@ -16,6 +16,7 @@ from notifications import vapid
 from notifications.models import Delivery, Notification, PushSubscription
 from tests.conftest import client_for
 from tests.tasks.helpers import play_one_turn
+from tests.tasks.test_worker import wait_until
 
 from .push_service import push_service, vapid_claims
 
@@ -112,15 +113,6 @@ def test_the_last_device_gone_takes_push_out_of_the_players_channels(phones, ali
     assert client_for(bob).delete(f"/api/v1/me/push-subscriptions/{device['id']}/").status_code == 204
     bob.preference.refresh_from_db()
     assert "push" not in bob.preference.channels["your_turn"]
-
-
-def wait_until(condition, timeout: float = 20) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.05)
-    return False
 
 
 def test_a_push_that_cannot_reach_any_device_lets_the_email_go_at_once(phones, alice, bob, settings):

@@ -22,6 +22,7 @@ from notifications import delivery as sending
 from notifications.models import Delivery, Notification, PlayerPreference
 from notifications.outbox import notify
 from tests.conftest import client_for
+from tests.tasks.test_worker import wait_until
 
 from .push_service import push_service
 
@@ -34,15 +35,6 @@ def worker(env: dict[str, str], log: Path) -> subprocess.Popen:
         [Path(sys.executable).parent / "celery", "-A", "config", "worker", "--pool=solo", "--loglevel=INFO"],
         cwd=ROOT, env=env, stdout=log.open("a"), stderr=subprocess.STDOUT,
     )  # fmt: skip
-
-
-def wait_until(condition, timeout: float = 30) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.05)
-    return False
 
 
 @pytest.mark.django_db(transaction=True)
@@ -70,7 +62,7 @@ def test_pushes_a_killed_worker_was_sending_all_arrive_with_their_ids(postgres, 
         pushes = list(Delivery.objects.filter(channel="push").values_list("pk", flat=True))
         assert len(pushes) == PUSHES
 
-        assert wait_until(lambda: len(service.messages(phone)) >= 1), log.read_text()
+        assert wait_until(lambda: len(service.messages(phone)) >= 1, timeout=30), log.read_text()
         first.send_signal(signal.SIGKILL)
         first.wait(10)
         service.delay = 0.0
@@ -82,7 +74,7 @@ def test_pushes_a_killed_worker_was_sending_all_arrive_with_their_ids(postgres, 
             # A minute on, the sweep no longer waits for the pushes' own message (it was lost).
             Notification.objects.update(created_at=F("created_at") - sending.OWN_MESSAGE_GRACE)
             app.send_task("notifications.tasks.sweep_deliveries")
-            assert wait_until(lambda: Delivery.objects.filter(channel="push", status="sent").count() == PUSHES), (
+            assert wait_until(lambda: Delivery.objects.filter(channel="push", status="sent").count() == PUSHES, 30), (
                 log.read_text()
             )
         finally:
