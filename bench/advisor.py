@@ -8,7 +8,10 @@ For a few Scat and Scattle positions (good bots play a game some moves in), prin
 second on one core, the time to advise one position at 200, 1,000 and 5,000 samples per action, and
 the spread of the estimate between runs with different random generators (the largest standard
 deviation over the actions, in loss-chance points for Scat, points for Scattle). Also the expert
-bot's decision time at its default sample count. Writes bench/results/advisor.txt.
+bot's decision time at its default sample count there, and over every decision the expert makes in
+`--games` games against good bots per kind and table (2 and 4 seats): median, 99th percentile and
+largest, as the CPU time of this one process (what a decision costs one core, also when other work
+shares the machine). Writes bench/results/advisor.txt (only that file).
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import random
 import statistics
 import time
 
-from bench.common import Report
+from bench.common import RESULTS, Report, load_average
 from games.engine import get_rules
 from games.engine.advisor import advise
 from games.engine.bots import choose_action
@@ -43,6 +46,7 @@ def figure(entry: dict, kind: str) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--games", type=int, default=6)
     args = parser.parse_args()
     report = Report("advisor", "Simulation advisor (bench/advisor.py)")
     for kind, seats, moves in (("scat", 2, 6), ("scat", 4, 9), ("scattle", 2, 10), ("scattle", 4, 14)):
@@ -77,7 +81,44 @@ def main() -> None:
             f"  expert decision (default samples): "
             f"median {statistics.median(times) * 1000:.1f} ms, max {max(times) * 1000:.1f} ms"
         )
-    report.save()
+    for kind in ("scat", "scattle"):
+        for seats in (2, 4):
+            times = expert_times(kind, seats, args.games)
+            report.line(
+                f"{kind}, {seats} seats, every expert decision of {args.games} games against good bots "
+                f"({len(times)} decisions, CPU time of this process): median {percentile(times, 0.5):.1f} ms, "
+                f"99th percentile {percentile(times, 0.99):.1f} ms, largest {max(times):.1f} ms"
+            )
+    report.line(f"at the end: {load_average()}")
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    (RESULTS / "advisor.txt").write_text("\n".join(report.lines) + "\n")  # this file only, not results.txt
+    print("(saved bench/results/advisor.txt)", flush=True)
+
+
+def expert_times(kind: str, seats: int, games: int) -> list[float]:
+    """CPU milliseconds per expert decision (the ones with a choice) over whole games against good
+    bots, after the tables the first decision builds are warm (bench positions above)."""
+    rules = get_rules(kind)
+    times = []
+    for game in range(games):
+        rng = random.Random(f"advisor-times-{kind}-{seats}-{game}")
+        state = rules.new_game(seats, None, f"advisor-times-{kind}-{seats}-{game}")
+        events = list(state["deal_events"])
+        expert = game % seats
+        while (seat := rules.to_act(state)) is not None:
+            if seat == expert and len(rules.legal_actions(state, seat)) > 1:
+                start = time.process_time()
+                action = choose_action(kind, state, seat, "expert", rng, history=rules.view_events(events, seat))
+                times.append(1000 * (time.process_time() - start))
+            else:
+                action = choose_action(kind, state, seat, "good" if seat != expert else "expert", rng)
+            state, new = rules.apply(state, seat, action)
+            events += new
+    return sorted(times)
+
+
+def percentile(values: list[float], q: float) -> float:
+    return values[min(len(values) - 1, int(q * len(values)))] if values else 0.0
 
 
 if __name__ == "__main__":

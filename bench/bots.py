@@ -2,7 +2,8 @@
 
 Run from the project folder (no database needed):
 
-    .venv/bin/python -m bench.bots [--games 2000] [--expert-games 2000] [--workers 2]
+    .venv/bin/python -m bench.bots [--games 2000] [--expert-games 400] [--four-seat-games N]
+        [--workers 2] [--only scat:2,scattle:4 ...]
 
 For each game kind, plays `--games` two-seat games of the good bot against the random bot
 (default options, the good bot in seat 0 in even games and seat 1 in odd ones, so moving first
@@ -12,9 +13,14 @@ above 50%.
 
 Then, for each kind, `--expert-games` games of the expert bot against the good bot at two seats
 (goal: the expert wins at least 60%) and at four seats, one expert and three good bots (goal: at
-least 35%; a fair share is 25%), the expert's seat rotating from game to game. A win is first place
-(a shared first place counts as that share). The games are spread over `--workers` processes; the
-report gives the run time and the expert's mean decision time. Writes bench/results/bots.txt.
+least 35%; a fair share is 25%), the expert's seat rotating from game to game (`--four-seat-games`,
+default the same number). A win is first place (a shared first place counts as that share). Every
+game is seeded from its kind, seat count and number, so a run plays the same deals as the last one
+and two versions of the expert can be compared game by game. The games are spread over `--workers`
+processes; the report gives the run time and the expert's decision times (mean, median, 99th
+percentile and largest, measured in those busy worker processes, so an upper bound of the time on
+an idle core). Writes bench/results/bots.txt (only that file: bench/results/results.txt is left as
+it is, refresh it with bench.common.collect_results()).
 """
 
 from __future__ import annotations
@@ -25,7 +31,7 @@ import random
 import time
 from multiprocessing import Pool
 
-from bench.common import Report
+from bench.common import RESULTS, ROOT, Report, load_average
 from games.engine import get_rules
 from games.engine.bots import choose_action
 
@@ -60,51 +66,60 @@ def head_to_head(kind: str, games: int) -> tuple[int, int, int]:
     return wins, ties, losses
 
 
-def expert_game(job: tuple[str, int, int]) -> tuple[float, int, float]:
-    """One game of the expert against good bots: (the expert's share of first place, its decisions,
-    the seconds they took)."""
+def expert_game(job: tuple[str, int, int]) -> tuple[float, list[float]]:
+    """One game of the expert against good bots: (the expert's share of first place, the seconds each
+    of its decisions took)."""
     kind, seats, game = job
     rules = get_rules(kind)
     rng = random.Random(f"expert-bench-{kind}-{seats}-{game}")
     expert = game % seats
     state = rules.new_game(seats, None, f"expert-bench-{kind}-{seats}-{game}")
     events = list(state["deal_events"])
-    decisions, spent = 0, 0.0
+    times: list[float] = []
     while (seat := rules.to_act(state)) is not None:
         if seat == expert:
             start = time.perf_counter()
             action = choose_action(kind, state, seat, "expert", rng, history=rules.view_events(events, seat))
-            spent += time.perf_counter() - start
-            decisions += 1
+            times.append(time.perf_counter() - start)
         else:
             action = choose_action(kind, state, seat, "good", rng)
         state, new = rules.apply(state, seat, action)
         events += new
     places = rules.outcome(state)["places"]
     firsts = places.count(1)
-    return (1 / firsts if places[expert] == 1 else 0.0), decisions, spent
+    return (1 / firsts if places[expert] == 1 else 0.0), times
 
 
-def expert_pairings(report: Report, games: int, workers: int) -> None:
+def expert_pairings(report: Report, games: dict[int, int], workers: int, only: set[tuple[str, int]]) -> None:
     goals = {2: 0.60, 4: 0.35}
     report.line("")
-    report.line(f"Expert bot against good bots, {games} games per line, {workers} worker processes")
+    counts = ", ".join(f"{n} games at {seats} seats" for seats, n in games.items())
+    report.line(f"Expert bot against good bots, {counts} (per kind), {workers} worker processes")
     with Pool(workers) as pool:
         for kind in ("scat", "scattle"):
             for seats in (2, 4):
+                count = games[seats]
+                if not count or (only and (kind, seats) not in only):
+                    continue
                 start = time.perf_counter()
-                results = pool.map(expert_game, [(kind, seats, g) for g in range(games)], chunksize=4)
+                results = pool.map(expert_game, [(kind, seats, g) for g in range(count)], chunksize=4)
                 wins = sum(r[0] for r in results)
-                decisions = sum(r[1] for r in results)
-                spent = sum(r[2] for r in results)
-                low, high = wilson(wins, games)
+                times = sorted(t for r in results for t in r[1])
+                low, high = wilson(wins, count)
                 goal = goals[seats]
-                met = "yes" if wins / games >= goal else "NO"
+                met = "yes" if wins / count >= goal else "NO"
+                sure = "yes" if low >= goal else "no"
                 who = "expert vs good" if seats == 2 else "one expert, three good"
+                mean = sum(times) / max(1, len(times))
+
+                def at(q: float, times: list[float] = times) -> float:
+                    return times[min(len(times) - 1, int(q * len(times)))] if times else 0.0
+
                 report.line(
-                    f"{kind} {seats} seats ({who}): expert wins {wins:.1f}/{games} = {wins / games:.1%} "
-                    f"(95% CI {low:.1%}-{high:.1%}); goal {goal:.0%}: {met}; "
-                    f"{1000 * spent / max(decisions, 1):.1f} ms per expert decision; "
+                    f"{kind} {seats} seats ({who}): expert wins {wins:.1f}/{count} = {wins / count:.1%} "
+                    f"(95% CI {low:.1%}-{high:.1%}); goal {goal:.0%}: {met} (whole interval above: {sure}); "
+                    f"{len(times)} expert decisions: mean {1000 * mean:.1f} ms, median {1000 * at(0.5):.1f} ms, "
+                    f"99th percentile {1000 * at(0.99):.1f} ms, largest {1000 * at(1.0):.1f} ms; "
                     f"{time.perf_counter() - start:.0f} s"
                 )
 
@@ -112,9 +127,12 @@ def expert_pairings(report: Report, games: int, workers: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=2000)
-    parser.add_argument("--expert-games", type=int, default=2000)
+    parser.add_argument("--expert-games", type=int, default=400)
+    parser.add_argument("--four-seat-games", type=int, default=None)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--only", nargs="*", default=[], help="kind:seats lines to play, e.g. scat:2")
     args = parser.parse_args()
+    only = {(item.split(":")[0], int(item.split(":")[1])) for item in args.only}
     report = Report("bots", f"Good bot against random bot (bench/bots.py), {args.games} games per kind")
     for kind in ("scat", "scattle"):
         start = time.perf_counter()
@@ -126,9 +144,19 @@ def main() -> None:
             f"{kind}: good vs random: {wins} wins / {ties} ties / {losses} losses; win rate {rate:.1%} "
             f"(95% CI {low:.1%}-{high:.1%}); clearly better: {clearly}; {time.perf_counter() - start:.0f} s"
         )
-    if args.expert_games:
-        expert_pairings(report, args.expert_games, args.workers)
-    report.save()
+    four = args.expert_games if args.four_seat_games is None else args.four_seat_games
+    if args.expert_games or four:
+        expert_pairings(report, {2: args.expert_games, 4: four}, args.workers, only)
+    save(report)
+
+
+def save(report: Report) -> None:
+    """bench/results/bots.txt, and nothing else (Report.save would rewrite results.txt too)."""
+    report.line(f"at the end: {load_average()}")
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    path = RESULTS / "bots.txt"
+    path.write_text("\n".join(report.lines) + "\n")
+    print(f"(saved {path.relative_to(ROOT)})", flush=True)
 
 
 if __name__ == "__main__":

@@ -21,11 +21,18 @@ Sampling assumptions:
 - Scat: an opponent's unknown cards are the best it could keep, by the good bot's rules, beside its
   known cards from its three dealt cards and one more random card per stock draw this hand (up to
   ``_SCAT_DRAWS_MODELLED``): a player who has drawn five times holds a better hand than three random
-  cards. Scattle: every other card is equally likely to be anywhere unseen. Opponents' earlier
-  choices (what they did not take, what they threw away) are not used to weight the deals.
+  cards. Opponents are taken to play like the good bot, and their latest turn weighs the deal
+  (``_last_turn_weight``; a hand that fits it less is dealt again, up to ``_OPPONENT_TRIES`` times):
+  the card it threw is the one the good bot would throw from its four, the hand it held before did
+  not reach its knock threshold (unless it could not knock), and it chose the draw the good bot
+  would. A knocker holds at least the hand the good bot knocks with (up to ``_KNOCKER_TRIES``).
+  Against good bots these never rule out the hand really held (tests/engine/test_advisor.py).
+  Scattle: every other card is equally likely to be anywhere unseen (the expert's discard adds its
+  own weighing: games/engine/expert_scattle.py).
 - After a stock rebuild the stock holds only cards of the rebuilt pile that the seat has not seen
   leave it since; the rest of that pile is with the other hands. The stock order is always taken as
-  random, also with ``stock_rebuild_order`` ``turn_over``.
+  random, also with ``stock_rebuild_order`` ``turn_over`` (a Scat playout draws a random card of the
+  stock each time rather than shuffling it).
 - Scat's rare replayed hand (a showdown that would put everybody out, non-default tie rules) counts
   as a loss for the seat if the showdown says so.
 
@@ -42,6 +49,13 @@ The playout policies:
 
 ``review_turn`` turns the same figures into a post-game review: the best action and what the action
 taken cost.
+
+The expert bot (games/engine/bots.py) reads ``playout_table``: for Scat its merit is not the lives
+lost in the hand but the seat's chance to win the game with the lives every player has left after
+it (``_win_chance``: each later hand costs one life to one player still in, all equally likely), so
+that an opponent's failed knock, who goes out, and the seat's own last life count as the game says.
+A Scat decision deals until its playouts have played ``bots.EXPERT_TURNS`` turns in all (its time
+then has a bound, whatever the table).
 """
 
 from __future__ import annotations
@@ -62,6 +76,20 @@ _SCAT_DRAWS_MODELLED = 8
 # The random cards an opponent is taken to have seen before its stock draws: its three dealt cards.
 _SCAT_LOOKS = 3
 SCATTLE_HORIZON = 2
+# The expert's Scat merit: "game", the win chance the lives left after the hand give; "hand", minus
+# the lives the seat loses this hand.
+SCAT_MERIT = "game"
+# Whether a Scat opponent who knocked is dealt only hands it would knock with, and how many deals
+# are tried for that.
+KNOCKER_INFERENCE = True
+_KNOCKER_TRIES = 40
+# Whether an opponent's latest turn weighs the deals (see _last_turn_weight), and the tries per hand.
+OPPONENT_INFERENCE = True
+# Whether that includes its choice between the discard pile and the stock.
+DRAW_INFERENCE = True
+_OPPONENT_TRIES = 8
+# The fewest deals a Scat decision with a turn budget plays.
+_MIN_DEALS = 24
 # The good bot's knock thresholds by players still in (games/engine/scat_bots.py).
 _KNOCK_BASE = {2: 24, 3: 23, 4: 22, 5: 21}
 _KNOCK_BASE_MANY = 21
@@ -273,6 +301,9 @@ class _ScatRules:
         self.max_rounds = options.get("max_rounds_per_hand")
         base = float(_KNOCK_BASE.get(live_count, _KNOCK_BASE_MANY))
         self.knock_at = [base + (1 if last else 0) for last in last_life]
+        self.no_loss = (0,) * len(last_life)
+        self.simple_knock = self.knock_first_round and self.min_knock is None
+        self.steps = 0  # turns played by the playouts so far (the cost of a decision)
 
 
 def _value3(values: tuple[float, ...], hand: list[int]) -> float:
@@ -332,27 +363,34 @@ class _ScatDeal:
         )
 
 
-def _scat_showdown_loses(deal: _ScatDeal, rules: _ScatRules, viewer: int, no_knock: bool) -> int:
-    """The lives the viewer loses at this showdown (rules A8, A10b)."""
+def _scat_showdown_loses(deal: _ScatDeal, rules: _ScatRules, no_knock: bool) -> tuple[int, ...]:
+    """The lives every seat loses at this showdown (rules A8, A10b)."""
     values = rules.values
-    live = [s for s in range(len(deal.live)) if deal.live[s]]
-    value_of = {s: _value3(values, deal.hands[s]) for s in live}
-    lowest = min(value_of.values())
+    n = len(deal.live)
+    live = [s for s in range(n) if deal.live[s]]
+    value_of = [_value3(values, deal.hands[s]) if deal.live[s] else 99.0 for s in range(n)]
+    lowest = min(value_of)
     losers = [s for s in live if value_of[s] == lowest]
-    if viewer not in losers:
-        return 0
+    losses = [0] * n
     knocker = deal.knocker
     if no_knock:
-        return 1 if len(losers) < len(live) else 0
-    if knocker in losers and len(losers) == 1:
-        return rules.sole_loss
-    if rules.tie_rule == "all_tied_lose_one" and len(losers) == len(live):
-        return 0
-    if knocker in losers and rules.tie_rule == "knocker_safe":
-        return 0 if viewer == knocker else 1
-    if knocker in losers and rules.tie_rule == "knocker_loses_two_others_one":
-        return 2 if viewer == knocker else 1
-    return 1
+        if len(losers) < len(live):
+            for s in losers:
+                losses[s] = 1
+    elif knocker in losers and len(losers) == 1:
+        losses[knocker] = rules.sole_loss
+    elif rules.tie_rule == "all_tied_lose_one" and len(losers) == len(live):
+        pass
+    elif knocker in losers and rules.tie_rule == "knocker_safe":
+        for s in losers:
+            losses[s] = 0 if s == knocker else 1
+    elif knocker in losers and rules.tie_rule == "knocker_loses_two_others_one":
+        for s in losers:
+            losses[s] = 2 if s == knocker else 1
+    else:
+        for s in losers:
+            losses[s] = 1
+    return tuple(losses)
 
 
 def _scat_may_knock(deal: _ScatDeal, rules: _ScatRules, seat: int, value: float) -> bool:
@@ -363,28 +401,55 @@ def _scat_may_knock(deal: _ScatDeal, rules: _ScatRules, seat: int, value: float)
     return rules.min_knock is None or value >= rules.min_knock
 
 
-def _scat_can_draw_stock(deal: _ScatDeal, rules: _ScatRules) -> bool:
-    return bool(deal.stock) or (not rules.void_when_empty and len(deal.discard) >= 2)
+class _Stream:
+    """Random numbers from `source`, kept so that they can be read again from the start: every action
+    of a deal sees the same stock draws (cheaper than seeding a generator for each)."""
+
+    __slots__ = ("at", "source", "values")
+
+    def __init__(self, source: random.Random) -> None:
+        self.source = source
+        self.values: list[float] = []
+        self.at = 0
+
+    def random(self) -> float:
+        at = self.at
+        self.at = at + 1
+        if at == len(self.values):
+            self.values.append(self.source.random())
+        return self.values[at]
 
 
-def _scat_draw_stock(deal: _ScatDeal, rng: random.Random) -> int:
-    if not deal.stock:
-        rest = deal.discard[:-1]
-        rng.shuffle(rest)
-        deal.stock = rest
+def _scat_draw_stock(deal: _ScatDeal, rng: random.Random | _Stream) -> int:
+    stock = deal.stock
+    if not stock:
+        stock = deal.stock = deal.discard[:-1]
         deal.discard = deal.discard[-1:]
-    return deal.stock.pop()
+    # The stock is kept in no order: each draw takes a random one of its cards (cheaper than
+    # shuffling it for every deal).
+    i = int(rng.random() * len(stock))
+    stock[i], stock[-1] = stock[-1], stock[i]
+    return stock.pop()
 
 
-# Results of one step of a playout: the hand goes on (None), or it ended with the viewer losing or not.
-def _scat_pass(deal: _ScatDeal, rules: _ScatRules, viewer: int, seat: int) -> int | None:
+def _pick(cards: list[int], start: int, count: int, rng: random.Random) -> None:
+    """Put a random choice of the cards from `start` on in the `count` places from `start` (a partial
+    shuffle: only the places used need to be random)."""
+    size = len(cards)
+    for i in range(start, min(size, start + count)):
+        j = i + int(rng.random() * (size - i))
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+# Results of one step of a playout: the hand goes on (None), or it ended with these lives lost by seat.
+def _scat_pass(deal: _ScatDeal, rules: _ScatRules, seat: int) -> tuple[int, ...] | None:
     """The turn passes clockwise (A7-end); passing the knocker ends the hand in a showdown."""
     deal.turns[seat] += 1
     n = len(deal.live)
     for step in range(1, n + 1):
         nxt = (seat + step) % n
         if nxt == deal.knocker:
-            return _scat_showdown_loses(deal, rules, viewer, no_knock=False)
+            return _scat_showdown_loses(deal, rules, no_knock=False)
         if deal.live[nxt]:
             if (
                 rules.max_rounds is not None
@@ -392,52 +457,58 @@ def _scat_pass(deal: _ScatDeal, rules: _ScatRules, viewer: int, seat: int) -> in
                 and deal.turns[seat] >= rules.max_rounds
                 and min(deal.turns[s] for s in range(n) if deal.live[s]) >= rules.max_rounds
             ):
-                return _scat_showdown_loses(deal, rules, viewer, no_knock=True)
+                return _scat_showdown_loses(deal, rules, no_knock=True)
             deal.active = nxt
             if not deal.stock and deal.knocker is None and rules.void_when_empty:
-                return 0  # the hand is void: nobody loses
+                return rules.no_loss  # the hand is void: nobody loses
             return None
     raise AssertionError("no player left to take the turn")
 
 
-def _scat_discard(deal: _ScatDeal, rules: _ScatRules, viewer: int, seat: int, card: int) -> int | None:
+def _scat_discard(deal: _ScatDeal, rules: _ScatRules, seat: int, card: int) -> tuple[int, ...] | None:
     hand = deal.hands[seat]
     hand.remove(card)
     deal.discard.append(card)
     deal.taken = -1
     if _value3(rules.values, hand) == 31:
-        if seat == viewer:
-            return 0  # a 31 ends the hand: everybody else loses
-        return rules.thirty_one_loss if viewer == deal.knocker else 1
-    return _scat_pass(deal, rules, viewer, seat)
+        return _scat_thirty_one(deal, rules, seat)
+    return _scat_pass(deal, rules, seat)
 
 
-def _scat_policy_discard(deal: _ScatDeal, rules: _ScatRules, viewer: int, seat: int) -> int | None:
+def _scat_thirty_one(deal: _ScatDeal, rules: _ScatRules, seat: int) -> tuple[int, ...]:
+    """A 31 ends the hand: everybody else loses."""
+    return tuple(
+        0 if s == seat or not deal.live[s] else rules.thirty_one_loss if s == deal.knocker else 1
+        for s in range(len(deal.live))
+    )
+
+
+def _scat_policy_discard(deal: _ScatDeal, rules: _ScatRules, seat: int) -> tuple[int, ...] | None:
     hand = deal.hands[seat]
-    return _scat_discard(deal, rules, viewer, seat, hand[_best_discard(rules.values, hand, deal.taken)])
+    return _scat_discard(deal, rules, seat, hand[_best_discard(rules.values, hand, deal.taken)])
 
 
-def _scat_apply(deal: _ScatDeal, rules: _ScatRules, viewer: int, action: Action, rng: random.Random) -> int | None:
+def _scat_apply(deal: _ScatDeal, rules: _ScatRules, action: Action, rng: _Stream) -> tuple[int, ...] | None:
     """The viewer's own action (the first step of a playout)."""
     seat = deal.active
     kind = action["type"]
     if kind == "discard":
-        return _scat_discard(deal, rules, viewer, seat, _INDEX[action["card"]])
+        return _scat_discard(deal, rules, seat, _INDEX[action["card"]])
     if kind == "draw_stock":
         deal.hands[seat].append(_scat_draw_stock(deal, rng))
-        return _scat_policy_discard(deal, rules, viewer, seat)
+        return _scat_policy_discard(deal, rules, seat)
     if kind == "draw_discard":
         card = deal.discard.pop()
         deal.hands[seat].append(card)
         deal.taken = card
-        return _scat_policy_discard(deal, rules, viewer, seat)
+        return _scat_policy_discard(deal, rules, seat)
     if kind == "knock":
         deal.knocker = seat
-        return _scat_pass(deal, rules, viewer, seat)
+        return _scat_pass(deal, rules, seat)
     if kind == "throw_down":
         deal.knocker = seat
-        return _scat_showdown_loses(deal, rules, viewer, no_knock=False)
-    return _scat_pass(deal, rules, viewer, seat)  # stand
+        return _scat_showdown_loses(deal, rules, no_knock=False)
+    return _scat_pass(deal, rules, seat)  # stand
 
 
 # By the id of a values table (those live in _scat_values' cache): hand bits -> _keep_row's result.
@@ -465,7 +536,7 @@ def _keep_row(values: tuple[float, ...], hand: list[int]) -> tuple[list[float], 
     return row
 
 
-def _stock_expectation(values: tuple[float, ...], hand: list[int], pile: list[int]) -> float:
+def _stock_expectation(values: tuple[float, ...], hand: list[int], pile: list[int] | tuple[int, ...]) -> float:
     """The good bot's stock expectation: the mean best hand after drawing a card it has not seen
     (neither in its hand nor in the discard pile)."""
     best, total = _keep_row(values, hand)
@@ -478,26 +549,45 @@ def _stock_expectation(values: tuple[float, ...], hand: list[int], pile: list[in
     return total / count
 
 
-def _scat_policy_turn(deal: _ScatDeal, rules: _ScatRules, viewer: int, rng: random.Random) -> int | None:
-    """One turn by the good bot's rules (games/engine/scat_bots.py), for every seat."""
+def _scat_policy_turn(deal: _ScatDeal, rules: _ScatRules, rng: _Stream) -> tuple[int, ...] | None:
+    """One turn by the good bot's rules (games/engine/scat_bots.py), for every seat. Written out flat:
+    most of a decision's time is spent here."""
     seat = deal.active
     hand = deal.hands[seat]
     values = rules.values
-    value = _value3(values, hand)
-    knock_at = rules.knock_at[seat] + min(deal.turns[seat], 4) * 0.5
-    if value >= knock_at and _scat_may_knock(deal, rules, seat, value):
+    a, b, c = hand
+    ab, ac, bc = a * 52 + b, a * 52 + c, b * 52 + c
+    value = values[a * 2704 + bc]
+    turns = deal.turns[seat]
+    if (
+        deal.knocker is None
+        and value >= rules.knock_at[seat] + (turns if turns < 4 else 4) * 0.5
+        and (rules.simple_knock or _scat_may_knock(deal, rules, seat, value))
+    ):
         deal.knocker = seat
         if rules.throw_down:
-            return _scat_showdown_loses(deal, rules, viewer, no_knock=False)
-        return _scat_pass(deal, rules, viewer, seat)
-    can_stock = _scat_can_draw_stock(deal, rules)
+            return _scat_showdown_loses(deal, rules, no_knock=False)
+        return _scat_pass(deal, rules, seat)
     discard = deal.discard
-    take = _take_value(values, hand, discard[-1]) if discard else None
-    stock = _stock_expectation(values, hand, discard) if can_stock else None
+    can_stock = bool(deal.stock) or (not rules.void_when_empty and len(discard) >= 2)
+    take = stock = None
+    if discard:
+        t = discard[-1] * 2704
+        take = max(values[t + ab], values[t + ac], values[t + bc])
+    if can_stock:
+        # The good bot's stock expectation: the mean best hand after a card it has not seen.
+        best, total = _keep_row(values, hand)
+        count = 49 - len(discard)
+        if count > 0:
+            for card in discard:
+                total -= best[card]
+            stock = total / count
+        else:
+            stock = value
     if rules.allow_stand and deal.knocker is not None:
         draws = [v for v in (take, stock) if v is not None]
         if not draws or value >= max(draws):
-            return _scat_pass(deal, rules, viewer, seat)
+            return _scat_pass(deal, rules, seat)
     if take is not None and (stock is None or take >= stock):
         card = discard.pop()
         hand.append(card)
@@ -508,24 +598,34 @@ def _scat_policy_turn(deal: _ScatDeal, rules: _ScatRules, viewer: int, rng: rand
         # Neither draw is possible (void_hand after a knock with no discard): stand or knock.
         if deal.knocker is None:
             deal.knocker = seat
-        return _scat_pass(deal, rules, viewer, seat)
-    return _scat_policy_discard(deal, rules, viewer, seat)
+        return _scat_pass(deal, rules, seat)
+    card = hand[_best_discard(values, hand, deal.taken)]
+    hand.remove(card)
+    discard.append(card)
+    deal.taken = -1
+    if _value3(values, hand) == 31:
+        return _scat_thirty_one(deal, rules, seat)
+    return _scat_pass(deal, rules, seat)
 
 
-def _scat_playout(deal: _ScatDeal, rules: _ScatRules, viewer: int, action: Action, rng: random.Random) -> int:
-    """The lives the viewer loses this hand after `action`, the rest played by the policy."""
-    result = _scat_apply(deal, rules, viewer, action, rng)
-    steps = 0
+def _scat_playout(deal: _ScatDeal, rules: _ScatRules, action: Action, rng: _Stream) -> tuple[int, ...]:
+    """The lives every seat loses this hand after the viewer's `action`, the rest played by the policy."""
+    result = _scat_apply(deal, rules, action, rng)
+    steps = 2  # the copy of the deal and the viewer's own action cost about two turns
     while result is None:
-        result = _scat_policy_turn(deal, rules, viewer, rng)
+        result = _scat_policy_turn(deal, rules, rng)
         steps += 1
         if steps > 5000:
-            return 0  # no round limit and nobody knocks: call it a draw
+            result = rules.no_loss  # no round limit and nobody knocks: call it a draw
+    rules.steps += steps
     return result
 
 
-def _scat_determinizer(view: dict[str, Any], history: list[Event]):
-    """A function rng -> _ScatDeal: one random deal of the unseen cards consistent with the view."""
+def _scat_determinizer(view: dict[str, Any], history: list[Event], work: list[int] | None = None):
+    """A function rng -> _ScatDeal: one random deal of the unseen cards consistent with the view.
+    `work[0]` counts its cost: the hands it dealt to opponents (deals it rejected included), in
+    playout turns."""
+    work = [0] if work is None else work
     viewer = view["viewer"]
     players = view["players"]
     n = view["num_seats"]
@@ -568,27 +668,64 @@ def _scat_determinizer(view: dict[str, Any], history: list[Event]):
         i = max(range(len(wide)), key=lambda j: wide[j] - slots[j])
         wide[i] -= 1
 
+    # A knocker keeps its hand to the showdown, and knocked because that hand looked strong: it is
+    # taken to hold at least what the good bot knocks with (deals below that are dealt again, up to
+    # a limit, then the last one stands).
+    knocker = view["knocker"]
+    floor = None
+    if knocker is not None and knocker != viewer and players[knocker]["in_game"] and KNOCKER_INFERENCE:
+        i = others.index(knocker)
+        if slots[i]:
+            live_count = sum(1 for p in players if p["in_game"])
+            floor = (i, _knock_threshold(live_count, turns[knocker] - 1, _scat_last_life(view)[knocker]))
+
+    # An opponent's latest turn (what it took, what it threw) says something about the hand it holds:
+    # the good bot would have thrown that card from those four, and would not have knocked with the
+    # hand it had before. Deals that contradict it are dealt again (see _last_turn_weight).
+    last_life = _scat_last_life(view)
+    live_count = sum(1 for p in players if p["in_game"])
+    latest = _latest_turns(_since_last_deal(history)) if OPPONENT_INFERENCE else {}
+    checks: dict[int, tuple[int, int, int, tuple[int, ...], float | None]] = {}
+    for s, (took, threw, top, was, late) in latest.items():
+        if s in others and slots[others.index(s)] and s != view["knocker"]:
+            could_knock = not late and (view["options"]["knock_allowed_first_round"] or turns[s] > 1)
+            thr = _knock_threshold(live_count, turns[s] - 1, last_life[s]) if could_knock else None
+            checks[s] = (took, threw, top if DRAW_INFERENCE else -1, was, thr)
+
     def determinize(rng: random.Random) -> _ScatDeal:
         if stock_pool_ix:
             stock = list(stock_pool_ix)
-            rng.shuffle(stock)
+            _pick(stock, 0, stock_count, rng)
             rest = stock[stock_count:] + other_pool_ix
             del stock[stock_count:]
-            rng.shuffle(rest)
         else:
             stock, rest = [], list(other_pool_ix)
-            rng.shuffle(rest)
         hands: list[list[int]] = [[] for _ in range(n)]
         hands[viewer] = list(hand_ix)
         spill: list[int] = []
         at = 0
-        for seat, count in zip(others, wide, strict=True):
-            hands[seat] = _greedy_keep(values, known_ix[seat], rest[at : at + count], spill)
+        for index, (seat, count) in enumerate(zip(others, wide, strict=True)):
+            check = checks.get(seat)
+            knocked = floor is not None and floor[0] == index
+            tries = _KNOCKER_TRIES if knocked else _OPPONENT_TRIES if check else 1
+            for _try in range(tries):
+                # Deal this opponent (again) random cards from those not yet given out.
+                work[0] += 3 if check else 1  # weighing a hand costs about three playout turns
+                _pick(rest, at, count, rng)
+                trial: list[int] = []
+                hands[seat] = _greedy_keep(values, known_ix[seat], rest[at : at + count], trial)
+                if knocked:
+                    if _value3(values, hands[seat]) >= floor[1]:
+                        break
+                elif check is None or rng.random() < _last_turn_weight(values, hands[seat], *check):
+                    break
+            spill += trial
             at += count
         if not stock_pool_ix:
             # The cards the opponents passed over are as likely as any to be in the stock.
             leftover = rest[at:] + spill
-            rng.shuffle(leftover)
+            if len(leftover) > stock_count:  # else the stock is all of them, in no order
+                _pick(leftover, 0, stock_count, rng)
             stock = leftover[:stock_count]
         return _ScatDeal(
             hands,
@@ -604,6 +741,81 @@ def _scat_determinizer(view: dict[str, Any], history: list[Event]):
     return determinize
 
 
+def _latest_turns(events: list[Event]) -> dict[int, tuple[int, int, int, tuple[int, ...], bool]]:
+    """Per seat, its latest draw-and-discard turn of the hand: (the card taken from the discard pile,
+    or -1 for a stock draw, the card thrown, the discard pile as that turn began (its top last), and
+    whether somebody had knocked by then), as card indexes."""
+    pile: list[int] = []
+    knocked = False
+    before: dict[int, tuple[int, tuple[int, ...], bool]] = {}
+    latest: dict[int, tuple[int, int, int, tuple[int, ...], bool]] = {}
+    for event in events:
+        kind = event.get("type")
+        seat = event.get("seat")
+        if kind == "deal":
+            pile = [_INDEX[event["up_card"]]]
+            knocked = False
+        elif kind in ("knock", "throw_down"):
+            knocked = True
+        elif kind == "draw_discard":
+            before[seat] = (pile[-1] if pile else _INDEX[event["card"]], tuple(pile), knocked)
+            if pile:
+                pile.pop()
+        elif kind == "draw_stock":
+            before[seat] = (-1, tuple(pile), knocked)
+        elif kind == "stock_rebuilt":
+            pile = pile[-1:]
+        elif kind == "discard":
+            if seat in before:
+                took, was, late = before.pop(seat)
+                latest[seat] = (took, _INDEX[event["card"]], was[-1] if was else -1, was, late)
+            pile.append(_INDEX[event["card"]])
+    return latest
+
+
+def _last_turn_weight(
+    values: tuple[float, ...],
+    hand: list[int],
+    took: int,
+    threw: int,
+    top: int,
+    pile: tuple[int, ...],
+    thr: float | None,
+) -> float:
+    """How likely (0..1, relative) the good bot's latest turn is with `hand` now: it threw `threw`
+    from `hand` plus `threw` (it keeps the best); before drawing it did not hold a hand to knock with
+    (`thr`; None when it could not knock), and it chose the draw it made (the discard pile's `top`
+    when it was worth at least the stock's expectation over the unseen cards, else the stock). A
+    stock draw may have been any of the four cards."""
+    four = [*hand, threw]
+    scores = []
+    for out in range(4):
+        kept = [four[j] for j in range(4) if j != out]
+        scores.append(-1.0 if four[out] == took else _value3(values, kept) * 16 - _CARD_VALUE[four[out]] / 16)
+    if scores[3] < max(scores) - 1e-9:
+        return 0.0
+    if took >= 0:
+        befores = [[c for c in four if c != took]]
+    else:
+        befores = [[four[j] for j in range(4) if j != out] for out in range(4)]
+    fits = 0
+    for before in befores:
+        if thr is not None and _value3(values, before) >= thr:
+            continue
+        if top >= 0 and top not in before:
+            stock = _stock_expectation(values, before, pile)
+            if (_take_value(values, before, top) >= stock) != (took >= 0):
+                continue
+        fits += 1
+    return fits / len(befores)
+
+
+def _knock_threshold(live_count: int, turns: int, last_life: bool) -> float:
+    """The hand value the good bot knocks with (games/engine/scat_bots.py)."""
+    base = float(_KNOCK_BASE.get(live_count, _KNOCK_BASE_MANY))
+    return base + min(max(0, turns), 4) * 0.5 + (1 if last_life else 0)
+
+
 def _greedy_keep(values: tuple[float, ...], known: list[int], cards: list[int], spill: list[int]) -> list[int]:
     """The `known` cards and the others kept from `cards` as the good bot would, drawing them one by
     one (the known cards stay); the cards passed over go to `spill`."""
@@ -615,15 +827,26 @@ def _greedy_keep(values: tuple[float, ...], known: list[int], cards: list[int], 
         spill.extend(cards)
         return hand
     fixed = len(known)
+    value = _CARD_VALUE
     for card in cards[free:]:
-        hand.append(card)
-        best_score, out = -1.0, fixed
-        for i in range(fixed, 4):
-            kept = [hand[j] for j in range(4) if j != i]
-            score = values[kept[0] * 2704 + kept[1] * 52 + kept[2]] * 16 - _CARD_VALUE[hand[i]] / 16
-            if score > best_score:
-                best_score, out = score, i
-        spill.append(hand.pop(out))
+        w, x, y = hand
+        # Throw the card whose loss keeps the best hand (ties: the lowest card, then the first);
+        # the known cards stay.
+        scores = (
+            values[x * 2704 + y * 52 + card] * 16 - value[w] / 16,
+            values[w * 2704 + y * 52 + card] * 16 - value[x] / 16,
+            values[w * 2704 + x * 52 + card] * 16 - value[y] / 16,
+            values[w * 2704 + x * 52 + y] * 16 - value[card] / 16,
+        )
+        out = fixed
+        for i in range(fixed + 1, 4):
+            if scores[i] > scores[out]:
+                out = i
+        if out == 3:
+            spill.append(card)
+        else:
+            spill.append(hand.pop(out))
+            hand.append(card)
     return hand
 
 
@@ -662,50 +885,109 @@ def scat_legal_actions(view: dict[str, Any]) -> list[Action]:
 
 
 def _scat_table(
-    view: dict[str, Any], history: list[Event], rng: random.Random, samples: int
-) -> tuple[list[Action], list[list[int]]]:
-    """(the legal actions, for each the lives the viewer loses on each of `samples` deals)."""
-    viewer = view["viewer"]
+    view: dict[str, Any], history: list[Event], rng: random.Random, samples: int, max_turns: int | None = None
+) -> tuple[list[Action], list[list[tuple[int, ...]]]]:
+    """(the legal actions, for each the lives every seat loses on each of `samples` deals). With
+    `max_turns`, fewer deals once the playouts have played that many turns in all (at least
+    `_MIN_DEALS`): a decision's time then has a bound, whatever the length of its playouts."""
     actions = scat_legal_actions(view)
     live_count = sum(1 for p in view["players"] if p["in_game"])
     rules = _ScatRules(view["options"], _scat_last_life(view), live_count)
-    determinize = _scat_determinizer(view, history)
-    lives: list[list[int]] = [[] for _ in actions]
-    playout_rng = random.Random()
-    for _ in range(samples):
+    work = [0]
+    determinize = _scat_determinizer(view, history, work)
+    lives: list[list[tuple[int, ...]]] = [[] for _ in actions]
+    for sample in range(samples):
         deal = determinize(rng)
-        seed = rng.random()
+        stream = _Stream(rng)
         for index, action in enumerate(actions):
-            playout_rng.seed(seed)  # the same later shuffles for every action
-            lives[index].append(_scat_playout(deal.copy(), rules, viewer, action, playout_rng))
+            stream.at = 0  # the same later draws for every action
+            lives[index].append(_scat_playout(deal.copy(), rules, action, stream))
+        if max_turns is not None and rules.steps + work[0] >= max_turns and sample + 1 >= _MIN_DEALS:
+            break
     return actions, lives
 
 
 def _advise_scat(view: dict[str, Any], history: list[Event], rng: random.Random, samples: int) -> list[dict[str, Any]]:
     actions, lives = _scat_table(view, history, rng, samples)
+    viewer = view["viewer"]
     return [
         {
             "action": a,
-            "loss_chance": sum(1 for lost in lives[i] if lost) / samples,
-            "expected_lives": sum(lives[i]) / samples,
+            "loss_chance": sum(1 for lost in lives[i] if lost[viewer]) / samples,
+            "expected_lives": sum(lost[viewer] for lost in lives[i]) / samples,
         }
         for i, a in enumerate(actions)
     ]
 
 
+# Lives above this count as this many in the win-chance model (its table stays small).
+_LIVES_CAP = 6
+
+
+def _scat_lives_left(view: dict[str, Any]) -> list[int]:
+    """Lives each seat may still lose before it is out (0 when out)."""
+    county = view["options"]["on_the_county"]
+    return [p["tokens"] + (1 if county else 0) if p["in_game"] else 0 for p in view["players"]]
+
+
+@lru_cache(maxsize=65536)
+def _win_chance(mine: int, others: tuple[int, ...]) -> float:
+    """The chance to be the last one in, with `mine` lives left against the others' (sorted, all
+    above 0), if each hand costs one life to one of the players still in, each equally likely: the
+    value of the lives a hand leaves, so that a playout is scored by the game, not by the hand."""
+    if mine <= 0:
+        return 0.0
+    if not others:
+        return 1.0
+    total = _win_chance(mine - 1, others)
+    term = 0.0
+    for i, lives in enumerate(others):
+        if not i or others[i - 1] != lives:  # equal lives give the same term
+            rest = others[:i] + ((lives - 1,) if lives > 1 else ()) + others[i + 1 :]
+            term = _win_chance(mine, tuple(sorted(rest)))
+        total += term
+    return total / (1 + len(others))
+
+
+def _scat_game_merit(lives: list[int], viewer: int, lost: tuple[int, ...]) -> float:
+    """The viewer's win chance after a hand that cost `lost` lives, plus a hair for its own lives so
+    that a capped table still prefers losing fewer."""
+    after = [min(_LIVES_CAP, max(0, have - lose)) for have, lose in zip(lives, lost, strict=True)]
+    others = tuple(sorted(a for s, a in enumerate(after) if s != viewer and a > 0))
+    return _win_chance(after[viewer], others) - 0.001 * lost[viewer]
+
+
 def playout_table(
-    kind: str, view: dict[str, Any], history: list[Event], rng: random.Random, samples: int
+    kind: str,
+    view: dict[str, Any],
+    history: list[Event],
+    rng: random.Random,
+    samples: int,
+    max_turns: int | None = None,
 ) -> tuple[list[Action], list[list[float]]]:
     """For the expert bot: (the viewer's legal actions, for each its merit on each of `samples` deals,
-    the same deals for every action). Merit: Scat, minus the lives lost this hand; Scattle, the
-    points gained less the opponents' mean gain over the horizon. Empty when it is not the viewer's
-    turn."""
+    the same deals for every action). Merit: Scat, the viewer's chance to win the game with the lives
+    the hand leaves (``SCAT_MERIT``); Scattle, the points gained less the opponents' mean gain over
+    the horizon. Scat's `max_turns` stops dealing once the playouts have played that many turns.
+    Empty when it is not the viewer's turn."""
     viewer = view.get("viewer")
     if viewer is None or view.get("to_act") != viewer or view.get("outcome") is not None:
         return [], []
     if kind == "scat":
-        actions, lives = _scat_table(view, history, rng, samples)
-        return actions, [[-lost for lost in row] for row in lives]
+        actions, lives = _scat_table(view, history, rng, samples, max_turns)
+        if SCAT_MERIT == "hand":
+            return actions, [[-lost[viewer] for lost in row] for row in lives]
+        have = _scat_lives_left(view)
+        memo: dict[tuple[int, ...], float] = {}
+        rows = []
+        for row in lives:
+            out = []
+            for lost in row:
+                if lost not in memo:
+                    memo[lost] = _scat_game_merit(have, viewer, lost)
+                out.append(memo[lost])
+            rows.append(out)
+        return actions, rows
     actions, mine, theirs = _scattle_table(view, history, rng, samples)
     return actions, [[m - t for m, t in zip(mr, tr, strict=True)] for mr, tr in zip(mine, theirs, strict=True)]
 

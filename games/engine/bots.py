@@ -11,20 +11,31 @@ from .errors import IllegalAction
 BOT_LEVELS = ("random", "good", "expert")
 
 # The expert's playouts per decision, shared among the legal actions (so a choice between two
-# actions gets many more deals each than one among eight): the most that keeps a decision within
-# 100 ms on one core. Scat's budget is for two players still in; its playouts grow with the table,
-# so it shrinks in proportion with more.
+# actions gets many more deals each than one among eight). Scat's budget is for two players still
+# in; its playouts grow with the table, so it shrinks in proportion with more. Scat uses it only
+# when EXPERT_TURNS is None (or `samples` is given, then per action).
 EXPERT_PLAYOUTS = {"scat": 960, "scattle": 64}
-# Deals per action at least and at most, whatever the share.
-EXPERT_SAMPLES_RANGE = {"scat": (24, 480), "scattle": (8, 24)}
+# Deals per action at least and at most, whatever the share (Scat's most also caps a turn budget).
+EXPERT_SAMPLES_RANGE = {"scat": (24, 2000), "scattle": (8, 24)}
+# Scat: the turns the playouts of one decision may play in all (all actions together; dealing the
+# opponents' hands counts too), so that a decision costs about the same whatever the table and the
+# hand: the most that keeps a decision within 100 ms on one core (bench/advisor.py measures the
+# CPU time of every decision in a few games; with 14,000 the largest of 363 four-seat ones took
+# 110 ms). More deals win more: on the same 200 two-seat games, 66.0% with 960 playouts, 70.0%
+# with 1,920 (about what this budget buys at two seats).
+EXPERT_TURNS: int | None = 12500
 # The expert keeps the good bot's choice unless another action beats it, on the same deals, by more
-# than a margin (Scat: lives lost this hand; Scattle: points, own minus the opponents' mean) and by
-# more than a number of standard errors of the paired differences. Scat's deals are many enough
-# for a low bar. Measured on the same 120 two-seat games against the good bot: 52.5% wins with 320
-# playouts and the old bar (0.02, 1.5 standard errors), 55.8% now; 59-67% with 1,280 playouts, but
-# those took 95 ms a decision on the benchmark machine. Scattle's few deals need a high bar.
+# than a margin (Scat: win chance; Scattle: points, own minus the opponents' mean) and by more than
+# a number of standard errors of the paired differences. Scat's deals are many enough for a low
+# bar; Scattle's few deals need a high one.
 _MARGIN = {"scat": 0.0, "scattle": 0.25}
 _EXPERT_Z = {"scat": 0.5, "scattle": 1.5}
+# The Scattle expert's other decisions (draw, meld, lay-off) go by the playouts only with at most so
+# many players still in; with more it plays the good bot's choice there. Measured with the discard
+# above, on the same games: two seats, 57.8% wins with the playouts, 54.0% without (600 games);
+# four seats, 23.7% with, 29.3% without (300 games): over three opponents' turns the short playouts
+# by the fast policy mislead more than they tell.
+SCATTLE_PLAYOUTS_UP_TO = 2
 
 
 def expert_samples(kind: str, actions: int, live: int = 2) -> int:
@@ -73,8 +84,11 @@ def choose_action(
 def _expert(kind, rules, choose, state, seat, rng, history, samples) -> Action:
     """Flat Monte Carlo: every legal action is tried on the same random deals of the unseen cards and
     played out by the good bot's rules (Scat) or a fast policy (Scattle); the good bot's choice stands
-    unless another action is clearly better on those deals (Scat: fewer lives lost this hand;
-    Scattle: more points over the next turns, less the opponents' points)."""
+    unless another action is clearly better on those deals (Scat: a better chance to win the game
+    with the lives the hand leaves; Scattle: more points over the next turns, less the opponents').
+    Scattle's discards instead weigh the hand kept against what the card gives the next player
+    (games/engine/expert_scattle.py). Flat rather than ISMCTS: a Scat playout is one hand, and the
+    budget buys more from more deals at the root than from a tree over few."""
     from .advisor import playout_table
 
     legal = rules.legal_actions(state, seat)
@@ -86,10 +100,21 @@ def _expert(kind, rules, choose, state, seat, rng, history, samples) -> Action:
     view = rules.view(state, seat)
     if history is None:
         history = view["deal_events"]
-    if samples is None:
+    if kind == "scattle" and good["type"] == "discard":
+        # The hand kept, less what the card gives the next player (the playouts' horizon is too short).
+        from .expert_scattle import choose_discard
+
+        return choose_discard(view, history, legal, rng) or good
+    if kind == "scattle" and sum(1 for p in view["players"] if p["in_game"]) > SCATTLE_PLAYOUTS_UP_TO:
+        return good
+    max_turns = None
+    if samples is None and kind == "scat" and EXPERT_TURNS is not None:
+        # Deals until the playouts have played the budget of turns: the same cost whatever the table.
+        samples, max_turns = EXPERT_SAMPLES_RANGE["scat"][1], EXPERT_TURNS
+    elif samples is None:
         live = sum(1 for p in view["players"] if p["in_game"])
         samples = expert_samples(kind, len(legal), live)
-    actions, merits = playout_table(kind, view, history, rng, samples)
+    actions, merits = playout_table(kind, view, history, rng, samples, max_turns)
     keys = [_key(a) for a in actions]
     if _key(good) not in keys:
         return max(zip(actions, merits, strict=True), key=lambda pair: sum(pair[1]))[0]

@@ -222,3 +222,80 @@ def test_advice_is_empty_when_it_is_not_the_seats_turn():
 
 def test_deck_is_the_index_order():
     assert [DECK[_INDEX[c]] for c in DECK] == list(DECK)
+
+
+# --- the expert's pieces ---------------------------------------------------------------------------
+
+
+def test_win_chance_shares_the_game_among_the_players():
+    from games.engine.advisor import _win_chance
+
+    assert _win_chance(4, (4,)) == pytest.approx(0.5)
+    assert _win_chance(3, (3, 3, 3)) == pytest.approx(0.25)
+    assert _win_chance(4, (3,)) > 0.5 > _win_chance(3, (4,))
+    assert _win_chance(0, (2,)) == 0.0 and _win_chance(2, ()) == 1.0
+    lives = (1, 2, 4, 4)
+    total = sum(_win_chance(lives[i], tuple(sorted(lives[:i] + lives[i + 1 :]))) for i in range(len(lives)))
+    assert total == pytest.approx(1.0)
+
+
+def test_the_good_bots_own_turns_always_fit_the_scat_inference():
+    """The sampler weighs an opponent's hand by how well the good bot's latest turn fits it and deals
+    a knocker only hands it would knock with: the hands good bots really hold must never be ruled out."""
+    from games.engine.advisor import (
+        _knock_threshold,
+        _last_turn_weight,
+        _latest_turns,
+        _scat_last_life,
+        _since_last_deal,
+        _value3,
+    )
+
+    values = _scat_values(None, None, False)
+    checked = 0
+    for seats in (2, 3, 4):
+        for n in range(4):
+            state, events = played("scat", seats, f"fit-{seats}-{n}", 0)
+            rng = random.Random(n)
+            while (seat := SCAT.to_act(state)) is not None:
+                view, history = seat_inputs("scat", state, events)
+                live = sum(1 for p in view["players"] if p["in_game"])
+                last = _scat_last_life(view)
+                for other, (took, threw, top, was, late) in _latest_turns(_since_last_deal(history)).items():
+                    player = view["players"][other]
+                    if other == seat or not player["in_game"]:
+                        continue
+                    hand = [_INDEX[c] for c in state["hands"][other]]
+                    floor = _knock_threshold(live, player["turns_taken"] - 1, last[other])
+                    if other == view["knocker"]:
+                        assert _value3(values, hand) >= floor
+                    else:
+                        assert _last_turn_weight(values, hand, took, threw, top, was, None if late else floor) > 0
+                    checked += 1
+                state, new = SCAT.apply(state, seat, choose_action("scat", state, seat, "good", rng))
+                events += new
+    assert checked > 200
+
+
+def test_a_turn_budget_bounds_the_deals():
+    from games.engine.advisor import _MIN_DEALS, playout_table
+
+    state, events = played("scat", 2, "budget", 4)
+    view, history = seat_inputs("scat", state, events)
+    _, few = playout_table("scat", view, history, random.Random(0), 400, max_turns=10)
+    assert len(few[0]) == _MIN_DEALS
+    _, many = playout_table("scat", view, history, random.Random(0), 400, max_turns=10**6)
+    assert len(many[0]) == 400 and all(len(row) == 400 for row in many)
+
+
+def test_scattle_feed_counts_the_melds_a_discard_completes_for_the_next_player():
+    from games.engine.expert_scattle import feed_points
+
+    state, events = played("scattle", 2, "feed", 6)
+    seat = SCATTLE.to_act(state)
+    nxt = 1 - seat
+    view, history = seat_inputs("scattle", state, events)
+    # The next player took two sevens from the discard pile (the seat saw it): a third completes a group.
+    history = [*history, *({"type": "draw_discard", "seat": nxt, "card": c} for c in ("7H", "7D"))]
+    feed = feed_points(view, history, ["7C", "2S"], random.Random(0))
+    assert feed["7C"] > 2.5 > 1.0 > feed["2S"]
