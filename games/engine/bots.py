@@ -14,9 +14,9 @@ BOT_LEVELS = ("random", "good", "expert")
 # actions gets many more deals each than one among eight). Scat's budget is for two players still
 # in; its playouts grow with the table, so it shrinks in proportion with more. Scat uses it only
 # when EXPERT_TURNS is None (or `samples` is given, then per action).
-EXPERT_PLAYOUTS = {"scat": 960, "scattle": 64}
+EXPERT_PLAYOUTS = {"scat": 960, "scattle": 448}
 # Deals per action at least and at most, whatever the share (Scat's most also caps a turn budget).
-EXPERT_SAMPLES_RANGE = {"scat": (24, 2000), "scattle": (8, 24)}
+EXPERT_SAMPLES_RANGE = {"scat": (24, 2000), "scattle": (16, 140)}
 # Scat: the turns the playouts of one decision may play in all (all actions together; dealing the
 # opponents' hands counts too), so that a decision costs about the same whatever the table and the
 # hand: the most that keeps a decision within 100 ms on one core (bench/advisor.py measures the
