@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import secrets
 from datetime import datetime
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ObjectDoesNotExist
@@ -37,6 +38,24 @@ class TimeoutPolicy(models.TextChoices):
 class TimeControl(models.TextChoices):
     PER_MOVE = "per_move", _("a time limit per move")
     BANK = "bank", _("a time bank")
+
+
+def time_control_columns(bank: dict[str, int] | None) -> dict[str, Any]:
+    """The columns a game or a tournament keeps its time control in: a time bank, or (None) a limit
+    per move."""
+    return {
+        "time_control": TimeControl.BANK if bank else TimeControl.PER_MOVE,
+        "bank_initial": bank and bank["initial"],
+        "bank_increment": bank and bank["increment"],
+        "bank_cap": bank and bank["cap"],
+    }
+
+
+def time_bank_of(row: Any) -> dict[str, int] | None:
+    """The time bank of a game or a tournament, as the API shows it; None for a limit per move."""
+    if row.time_control != TimeControl.BANK:
+        return None
+    return {"initial": row.bank_initial, "increment": row.bank_increment, "cap": row.bank_cap}
 
 
 class GameQuerySet(models.QuerySet):

@@ -13,7 +13,7 @@ from django.utils import timezone
 from accounts.models import User
 
 from .engine import get_rules
-from .models import Game, GameStatus, Move, Seat, TimeControl, Turn
+from .models import Game, GameStatus, Move, Seat, Turn, time_bank_of
 
 
 def visible_games(user: User | AnonymousUser | None) -> QuerySet[Game]:
@@ -114,11 +114,7 @@ def _summary(game: Game, seats: list[Seat], your_seat: int | None, *, now: datet
         "is_your_turn": to_act is not None and to_act == your_seat,
         "move_time_limit": game.move_time_limit,
         "timeout_policy": game.timeout_policy,
-        "time_bank": (
-            {"initial": game.bank_initial, "increment": game.bank_increment, "cap": game.bank_cap}
-            if game.time_control == TimeControl.BANK
-            else None
-        ),
+        "time_bank": time_bank_of(game),
         "deadline": game.deadline,
         "seconds_left": seconds_left,
         "created_at": game.created_at,

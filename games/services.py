@@ -43,6 +43,7 @@ from .models import (
     TimeControl,
     TimeoutPolicy,
     Turn,
+    time_control_columns,
 )
 from .signals import game_finished
 from .write_batch import WriteBatch
@@ -129,10 +130,7 @@ def create_game(
         num_seats=num_seats,
         creator=creator,
         move_time_limit=move_time_limit,
-        time_control=TimeControl.BANK if bank else TimeControl.PER_MOVE,
-        bank_initial=bank and bank["initial"],
-        bank_increment=bank and bank["increment"],
-        bank_cap=bank and bank["cap"],
+        **time_control_columns(bank),
         timeout_policy=timeout_policy,
         is_private=is_private,
         rated=rated,

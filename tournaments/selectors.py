@@ -10,7 +10,7 @@ from typing import Any
 from django.db.models import Count, Prefetch, Q, QuerySet
 
 from accounts.models import User
-from games.models import Game, GameStatus, Seat, TimeControl
+from games.models import Game, GameStatus, Seat, time_bank_of
 
 from . import scoring
 from .models import Bye, Entry, Round, Table, Tournament, TournamentStatus
@@ -102,12 +102,6 @@ def tournaments_list(status: str | None = None) -> QuerySet[Tournament]:
     return tournaments.order_by("-created_at", "-pk")
 
 
-def time_bank(tournament: Tournament) -> dict[str, int] | None:
-    if tournament.time_control != TimeControl.BANK:
-        return None
-    return {"initial": tournament.bank_initial, "increment": tournament.bank_increment, "cap": tournament.bank_cap}
-
-
 def summary(tournament: Tournament, user: User | None, *, player_count: int | None = None) -> dict[str, Any]:
     if player_count is None:
         player_count = getattr(tournament, "player_count", None)
@@ -128,7 +122,7 @@ def summary(tournament: Tournament, user: User | None, *, player_count: int | No
         "current_round": tournament.current_round,
         "options": tournament.options,
         "move_time_limit": tournament.move_time_limit,
-        "time_bank": time_bank(tournament),
+        "time_bank": time_bank_of(tournament),
         "timeout_policy": tournament.timeout_policy,
         "vacation": tournament.vacation,
         "max_players": tournament.max_players,

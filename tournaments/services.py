@@ -25,7 +25,7 @@ from accounts.models import Block, User
 from games import services as game_services
 from games.engine import BadOption, get_rules
 from games.errors import Conflict, Forbidden, GameError, Invalid, NotFound
-from games.models import Game, GameKind, GameStatus, TimeControl, TimeoutPolicy
+from games.models import Game, GameKind, GameStatus, TimeControl, TimeoutPolicy, time_bank_of, time_control_columns
 from games.write_batch import WriteBatch
 from notifications.models import NotificationKind
 from notifications.outbox import notify
@@ -120,10 +120,7 @@ def create_tournament(
         rounds=rounds,
         options=options,
         move_time_limit=time.move_time_limit,
-        time_control=TimeControl.BANK if bank else TimeControl.PER_MOVE,
-        bank_initial=bank and bank["initial"],
-        bank_increment=bank and bank["increment"],
-        bank_cap=bank and bank["cap"],
+        **time_control_columns(bank),
         timeout_policy=timeout_policy,
         vacation=vacation,
         max_players=max_players,
@@ -313,16 +310,13 @@ def _blocks_among(user_ids: list[int]) -> set[frozenset]:
 def _table_game(tournament: Tournament, users: list[User], bots: int) -> Game:
     """A started, rated game for one table: the first player creates it, the others take their seats
     (the last one seated starts it), then any bots."""
-    bank = None
-    if tournament.time_control == TimeControl.BANK:
-        bank = {"initial": tournament.bank_initial, "increment": tournament.bank_increment, "cap": tournament.bank_cap}
     game = game_services.create_game(
         creator=users[0],
         kind=tournament.kind,
         num_seats=len(users) + bots,
         options=tournament.options,
         move_time_limit=tournament.move_time_limit,
-        time_bank=bank,
+        time_bank=time_bank_of(tournament),
         timeout_policy=tournament.timeout_policy,
         bots=[BOT_LEVEL] * bots,
         rated=True,
