@@ -132,6 +132,9 @@ class Delivery(models.Model):
     last_error = models.CharField(max_length=500, blank=True)
     sent_at = models.DateTimeField(null=True, blank=True)
     skip_reason = models.CharField(max_length=32, blank=True)
+    reached_devices = models.JSONField(
+        default=list, blank=True, help_text="push: the devices (public ids) that took the message; a retry skips them"
+    )
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["notification", "channel"], name="one_delivery_per_channel")]

@@ -98,8 +98,9 @@ WITH new AS MATERIALIZED (
     SELECT id, user_id, kind, game_id, payload, in_app, %s, NULL FROM new
 ), delivery AS (
     INSERT INTO notifications_delivery
-        (notification_id, channel, status, attempts, next_attempt_at, claimed_until, last_error, sent_at, skip_reason)
-    SELECT new.id, channel, %s, 0, %s, NULL, '', NULL, ''
+        (notification_id, channel, status, attempts, next_attempt_at, claimed_until, last_error, sent_at, skip_reason,
+         reached_devices)
+    SELECT new.id, channel, %s, 0, %s, NULL, '', NULL, '', '[]'::jsonb
     FROM new CROSS JOIN LATERAL unnest(string_to_array(new.channels, ',')) AS channel
     RETURNING id, channel
 )

@@ -47,8 +47,15 @@ def message_body(delivery: Delivery) -> bytes:
 
 
 def send_push(delivery: Delivery) -> None:
-    subscriptions = list(PushSubscription.objects.filter(user_id=delivery.notification.user_id))
+    """One message to each of the player's devices that has not had it yet (a retry after a partial
+    failure goes only to the devices that failed)."""
+    had_it = set(delivery.reached_devices)
+    subscriptions = [
+        s for s in PushSubscription.objects.filter(user_id=delivery.notification.user_id) if s.public_id not in had_it
+    ]
     if not subscriptions:
+        if had_it:
+            return  # every device still there has it
         raise NoRecipient("no_device")
     body = message_body(delivery)
     headers = {
@@ -58,7 +65,7 @@ def send_push(delivery: Delivery) -> None:
         # holds under the same topic, and the service worker shows one notification per game.
         "Topic": f"delivery-{delivery.pk}",
     }
-    reached, failures = 0, []
+    reached, failures = [], []
     for subscription in subscriptions:
         try:
             status = post_message(subscription, body, headers)
@@ -68,15 +75,18 @@ def send_push(delivery: Delivery) -> None:
         if status in GONE:
             devices.forget(subscription)
         elif 200 <= status < 300:
-            reached += 1
-            PushSubscription.objects.filter(pk=subscription.pk).update(last_success_at=timezone.now())
+            reached.append(subscription)
         else:
             logger.info("Push delivery %s to device %s: HTTP %s", delivery.pk, subscription.public_id, status)
             failures.append(DeliveryError(PUSH_NOT_ACCEPTED, permanent=status == 413))
+    if reached:
+        PushSubscription.objects.filter(pk__in=[s.pk for s in reached]).update(last_success_at=timezone.now())
+        had_it.update(s.public_id for s in reached)
+        delivery.reached_devices = sorted(had_it)
+        Delivery.objects.filter(pk=delivery.pk).update(reached_devices=delivery.reached_devices)
     if failures:
-        # Retried as a whole: devices that had it get it again under the same topic and tag.
         raise DeliveryError(PUSH_NOT_ACCEPTED, permanent=all(f.permanent for f in failures))
-    if not reached:
+    if not had_it:
         raise NoRecipient("no_device")
 
 

@@ -129,3 +129,27 @@ def test_a_push_that_cannot_reach_any_device_lets_the_email_go_at_once(phones, a
     assert Delivery.objects.get(pk=push.pk).skip_reason == "no_device"
     assert sending.deliver(email.pk) == "sent"
     assert timezone.now() >= Delivery.objects.get(pk=email.pk).sent_at
+
+
+def test_a_retry_after_one_device_failed_goes_only_to_that_device(phones, alice, bob):
+    from notifications import delivery as sending
+
+    steady, flaky = phones.browser("steady"), phones.browser("flaky")
+    subscribe(bob, steady)
+    subscribe(bob, flaky)
+    flaky_path = flaky.endpoint.removeprefix(phones.origin)
+    phones.status_for[flaky_path] = 500
+    _game, notification = until_bobs_turn(game_for(alice, bob), bob)
+    push = notification.deliveries.get(channel="push")
+
+    assert sending.deliver(push.pk) == "retry"
+    assert len(phones.messages(steady)) == 1
+    assert len(phones.messages(flaky)) == 1
+    phones.status_for[flaky_path] = 201
+    Delivery.objects.filter(pk=push.pk).update(next_attempt_at=timezone.now())
+    assert sending.deliver(push.pk) == "sent"
+
+    assert len(phones.messages(steady)) == 1  # it had the message: not sent again
+    assert len(phones.messages(flaky)) == 2
+    reached = Delivery.objects.get(pk=push.pk).reached_devices
+    assert sorted(reached) == sorted(PushSubscription.objects.filter(user=bob).values_list("public_id", flat=True))
