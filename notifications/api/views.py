@@ -85,8 +85,9 @@ class PreferenceSerializer(serializers.ModelSerializer):
     channels = serializers.DictField(
         child=serializers.ListField(child=serializers.ChoiceField(choices=Channel.choices)),
         required=False,
-        help_text="Per event (your_turn, time_running_out, game_over, invitation, game_started, digest), "
-        "the channels to use: in_app, email, webhook, push. Subscribing a device adds push to your_turn and "
+        help_text="Per event (your_turn, time_running_out, game_over, invitation, game_started, digest, ...), "
+        "the channels to use: in_app, email, webhook, push. Read: every event with its channels, the defaults "
+        "included; write: only the events to change. Subscribing a device adds push to your_turn and "
         "time_running_out; for an event with push, email is a follow-up (see follow_up_after).",
     )
     quiet_hours_start = serializers.TimeField(
@@ -121,6 +122,12 @@ class PreferenceSerializer(serializers.ModelSerializer):
             "vacation_days_per_year",
         )  # fmt: skip
         read_only_fields = ("webhook_last_error", "webhook_last_error_at", "vacation_days_per_year")
+
+    def to_representation(self, instance: PlayerPreference) -> dict:
+        # Every event with the channels it uses now, the defaults included (the row stores changes only).
+        data = super().to_representation(instance)
+        data["channels"] = {kind: instance.channels_for(kind) for kind in NotificationKind.values}
+        return data
 
     def validate_channels(self, value: dict) -> dict:
         unknown = sorted(set(value) - set(NotificationKind.values))

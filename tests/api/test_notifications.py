@@ -1,6 +1,6 @@
 """Notifications, notification settings and vacation through the API."""
 
-from notifications.models import Delivery
+from notifications.models import Delivery, NotificationKind
 
 from .helpers import create_game, started_two_player_game
 
@@ -41,7 +41,11 @@ def test_a_player_chooses_channels_per_event(bob_client, alice_client):
         "/api/v1/me/notification-settings/", {"channels": {"invitation": ["in_app"]}}, format="json"
     )
     assert response.status_code == 200
-    assert response.json()["channels"] == {"invitation": ["in_app"]}
+    channels = response.json()["channels"]
+    assert channels["invitation"] == ["in_app"]
+    assert channels["game_over"] == ["in_app", "webhook"]  # a default, shown as it stands
+    assert set(channels) == set(NotificationKind.values)
+    assert bob_client.get("/api/v1/me/notification-settings/").json()["channels"] == channels
     create_game(alice_client, seats=2, invite=["bob"])
     assert not Delivery.objects.filter(notification__user__username="bob", notification__kind="invitation").exists()
 
