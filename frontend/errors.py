@@ -43,6 +43,9 @@ MESSAGES = {
     "too_many_invitations": _("That player already has invitations from you waiting for an answer."),
     "invitation_limit": _("You have sent as many invitations today as one player may; try again tomorrow."),
     "blocked": _("You cannot join this game."),
+    "already_on_vacation": _("You are already on vacation; end it first."),
+    "bad_vacation_end": _("A vacation ends in the future: pick a later day."),
+    "vacation_allowance": _("That is more vacation than you have left this year."),
 }
 
 

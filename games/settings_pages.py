@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from accounts.views import render_settings, settings_saved
+from frontend.errors import error_message
 from notifications.outbox import preference_for
 
 from . import vacations
@@ -48,7 +49,7 @@ def start_vacation(request: HttpRequest) -> HttpResponse:
         try:
             vacations.start_vacation(user=request.user, until=form.until_moment())
         except GameError as exc:
-            form.add_error("until", exc.message)
+            form.add_error("until", error_message(exc))
         else:
             return settings_saved("vacation", "vacation")
     return render_settings(request, vacation_form=form)

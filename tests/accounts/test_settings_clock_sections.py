@@ -65,3 +65,14 @@ def test_a_webhook_must_be_an_http_address(client, alice):
     client.force_login(alice)
     html = client.post("/settings/webhook/", {"webhook_url": "ftp://example.com/hook"}).content.decode()
     assert "Enter a valid URL" in html or "starts with https://" in html
+
+
+def test_a_refused_vacation_is_explained_in_the_readers_language(client, alice):
+    client.force_login(alice)
+    client.cookies["django_language"] = "tr"
+    from django.utils import timezone
+
+    until = timezone.localdate() + timezone.timedelta(days=30)
+    html = client.post("/settings/vacation/", {"until": until.isoformat()}).content.decode()
+    assert "Bu, bu y\u0131l kalan tatil günlerinizden fazla." in html  # \u0131: the dotless i
+    assert "vacation days left this year" not in html
