@@ -149,7 +149,7 @@ def create_game(
     payload = _invitation_payload(game)
     notify(NotificationKind.INVITATION, [(u.pk, game, payload) for u in invitees], writes=writes)
     if all(seat.is_taken for seat in seats):
-        _start(game, seats, writes)
+        _start(game, seats, writes, started_by=creator.pk)
     else:
         writes.flush()
     return game
@@ -266,7 +266,7 @@ def join_game(*, game_id: str, user: User, invite_token: str = "") -> Game:
     seat.invite_expires_at = None
     seat.save(update_fields=["user", "joined_at", "invited_user", "invite_token_hash", "invite_expires_at"])
     if all(s.is_taken for s in seats):
-        _start(game, seats, WriteBatch())
+        _start(game, seats, WriteBatch(), started_by=user.pk)
     else:
         _seats_changed(game, seats)
     return game
@@ -345,11 +345,12 @@ def start_game(*, game_id: str, user: User) -> Game:
             seat.index -= 1000
             seat.save(update_fields=["index"])
     game.num_seats = len(taken)
-    _start(game, taken, WriteBatch())
+    _start(game, taken, WriteBatch(), started_by=user.pk)
     return game
 
 
-def _start(game: Game, seats: list[Seat], writes: WriteBatch) -> None:
+def _start(game: Game, seats: list[Seat], writes: WriteBatch, *, started_by: int) -> None:
+    """Deal and start; every player but the one whose action started the game hears of it."""
     rules = get_rules(game.kind)
     now = timezone.now()
     # "auto" options become numbers now that the seat count is known, so that players see them.
@@ -365,7 +366,7 @@ def _start(game: Game, seats: list[Seat], writes: WriteBatch) -> None:
         seat.bank_remaining = game.bank_initial
     if game.time_control == TimeControl.BANK:
         Seat.objects.bulk_update(seats, ["bank_remaining"])
-    others = [s.user_id for s in seats if s.user_id and s.user_id != game.creator_id]
+    others = [s.user_id for s in seats if s.user_id and s.user_id != started_by]
     notify(NotificationKind.GAME_STARTED, [(user_id, game, _game_payload(game)) for user_id in others], writes=writes)
     _after_state_change(game, seats, state, previous_to_act=None, now=now, also_save=START_FIELDS, writes=writes)
 

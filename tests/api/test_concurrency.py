@@ -121,9 +121,13 @@ def test_ten_players_racing_for_three_open_seats_fill_them_and_start_the_game_on
     started = Game.objects.get(public_id=created["id"])
     assert started.status == GameStatus.ACTIVE
     assert set(Seat.objects.filter(game=started).values_list("user", flat=True)) == {alice.pk} | seated
-    # Starting tells every other player once: a second start would tell them twice.
-    told = Notification.objects.filter(game=started, kind=NotificationKind.GAME_STARTED)
-    assert sorted(told.values_list("user", flat=True)) == sorted(seated)
+    # Starting tells every player but the one whose join started it, once: a second start would tell
+    # them twice.
+    told = list(
+        Notification.objects.filter(game=started, kind=NotificationKind.GAME_STARTED).values_list("user", flat=True)
+    )
+    assert len(told) == len(set(told)) == 3
+    assert alice.pk in told and set(told) < {alice.pk} | seated
     assert_every_game_consistent(1)
 
 

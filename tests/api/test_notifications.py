@@ -1,6 +1,6 @@
 """Notifications, notification settings and vacation through the API."""
 
-from notifications.models import Delivery, NotificationKind
+from notifications.models import Delivery, Notification, NotificationKind
 
 from .helpers import create_game, started_two_player_game
 
@@ -100,3 +100,12 @@ def test_a_vacation_longer_than_the_allowance_is_refused(bob_client):
     )
     assert response.status_code == 400
     assert response.json()["code"] in ("vacation_allowance", "bad_vacation_end")
+
+
+def test_the_player_who_was_waiting_hears_that_the_game_started_not_the_one_who_started_it(
+    alice_client, bob_client, alice, bob
+):
+    created = create_game(alice_client, seats=2, invite=["bob"])
+    assert bob_client.post(f"/api/v1/games/{created['id']}/join/").status_code == 200
+    told = Notification.objects.filter(game__public_id=created["id"], kind=NotificationKind.GAME_STARTED)
+    assert list(told.values_list("user", flat=True)) == [alice.pk]
