@@ -34,6 +34,12 @@ class SignupForm(UserCreationForm):
         validate_new_username(username)
         return username
 
+    def clean_email(self) -> str:
+        email = self.cleaned_data["email"]
+        if services.email_in_use(email):
+            raise ValidationError(services.EMAIL_TAKEN, code="email_taken")
+        return email
+
     def save(self, commit: bool = True) -> User:
         self.instance.refresh_name_keys()
         return super().save(commit=commit)
@@ -45,6 +51,8 @@ class SignupForm(UserCreationForm):
         with transaction.atomic():
             lock_account_names()
             validate_new_username(self.cleaned_data["username"])
+            if services.email_in_use(self.cleaned_data["email"]):  # taken meanwhile
+                raise ValidationError(services.EMAIL_TAKEN, code="email_taken")
             try:
                 with transaction.atomic():
                     return self.save()
@@ -126,7 +134,7 @@ class ProfileForm(forms.ModelForm):
                     address=self.client_address,
                 )
             except services.AccountError as exc:
-                self.add_error("current_password", exc.message)
+                self.add_error(exc.field if exc.field in self.fields else "current_password", exc.message)
             except login_limits.LoginLocked as locked:
                 wait = login_limits.wait_text(locked.retry_after)
                 self.add_error("current_password", login_limits.LOCKED_MESSAGE % {"wait": wait})

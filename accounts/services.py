@@ -11,6 +11,7 @@ from django.db import connection, transaction
 from django.db.models import Prefetch, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games.models import Game, GameStatus, Move, Seat, Turn
 from live import userlog as live_log
@@ -101,6 +102,17 @@ def confirm_email_change(*, user: User, new_email: str, password: str, address: 
         message = _("Your current password is not right; type it again.")
         raise AccountError(message, "wrong_password", "current_password")
     attempt.succeeded()
+    if email_in_use(new_email, other_than=user.pk):
+        raise AccountError(str(EMAIL_TAKEN), "email_taken", "email")
+
+
+EMAIL_TAKEN = gettext_lazy("Another account uses that email address.")
+
+
+def email_in_use(email: str, *, other_than: int | None = None) -> bool:
+    """Whether an account (other than `other_than`) has this address, in any case: password resets and
+    notifications go to an address, so two accounts must not share one."""
+    return User.objects.filter(email__iexact=email.strip()).exclude(pk=other_than).exists()
 
 
 def password_changed(*, user: User) -> None:

@@ -43,7 +43,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         try:
             user = form.save_checked()
         except ValidationError as exc:
-            form.add_error("username", exc)
+            form.add_error("email" if exc.code == "email_taken" else "username", exc)
         else:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             return redirect(next_url)

@@ -109,3 +109,13 @@ def test_the_settings_page_asks_for_the_password_to_change_the_email(alice):
     assert saved.status_code == 302
     alice.refresh_from_db()
     assert alice.email == "mallory@example.com"
+
+
+def test_the_email_cannot_move_to_an_address_another_account_uses(alice_client, alice, bob):
+    taken = alice_client.patch(
+        "/api/v1/me/", {"email": "BOB@example.com", "current_password": "alice-pw-1234"}, format="json"
+    )
+    assert taken.status_code == 400
+    assert taken.json()["details"]["email"] == ["Another account uses that email address."]
+    alice.refresh_from_db()
+    assert alice.email == "alice@example.com"

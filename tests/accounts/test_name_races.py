@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import partial
+from uuid import uuid4
 
 import pytest
 from django.test import Client
@@ -18,7 +19,12 @@ LOOK_ALIKES = ["mallory", "m\u0430llory", "mall\u043ery", "m\u0430ll\u043ery", "
 
 def sign_up(username: str):
     password = "a-Long-pass-2024"
-    data = {"username": username, "email": "m@example.com", "password1": password, "password2": password}
+    data = {
+        "username": username,
+        "email": f"{uuid4().hex[:12]}@example.com",
+        "password1": password,
+        "password2": password,
+    }
     return Client(raise_request_exception=False).post("/accounts/signup/", data)
 
 

@@ -5,6 +5,8 @@ Look-alike letters are written as escapes ("\\u0430" is the Cyrillic a) so that 
 
 from __future__ import annotations
 
+from uuid import uuid4
+
 import pytest
 from django.core.management import call_command
 from django.test import Client
@@ -27,7 +29,12 @@ TAKEN = "That username is taken, or looks too much like one that is."
 
 def sign_up(client: Client, username: str):
     password = "a-Long-pass-42"
-    data = {"username": username, "email": "new@example.com", "password1": password, "password2": password}
+    data = {
+        "username": username,
+        "email": f"{uuid4().hex[:12]}@example.com",
+        "password1": password,
+        "password2": password,
+    }
     return client.post("/accounts/signup/", data)
 
 

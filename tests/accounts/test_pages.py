@@ -60,3 +60,13 @@ def test_an_unknown_language_changes_nothing(client, alice):
     client.post("/i18n/setlang/", {"language": "xx", "next": "/"})
     alice.refresh_from_db()
     assert alice.language == "en"
+
+
+def test_signup_refuses_an_email_address_another_account_uses(client, alice):
+    response = client.post(
+        "/accounts/signup/",
+        {"username": "eve", "email": "Alice@Example.com", "password1": "a-Long-pass-42", "password2": "a-Long-pass-42"},
+    )
+    assert response.status_code == 200
+    assert response.context["form"].errors["email"] == ["Another account uses that email address."]
+    assert not User.objects.filter(username="eve").exists()
