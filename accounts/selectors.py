@@ -181,9 +181,10 @@ def rating_history(user: User, kind: str, *, limit: int = CHART_POINTS) -> tuple
 
 
 def leaderboard(kind: str) -> QuerySet[Rating]:
-    """People's ratings in one game kind, the most surely strong first (by mu - 3 sigma)."""
+    """People's ratings in one game kind, the most surely strong first (by mu - 3 sigma); only those who
+    have played a rated game (unrated games leave a rating row at its start)."""
     return (
-        Rating.objects.filter(kind=kind, user__isnull=False, user__is_active=True)
+        Rating.objects.filter(kind=kind, user__isnull=False, user__is_active=True, games__gt=0)
         .select_related("user")
         .order_by("-ordinal", "-mu", "user__username")
     )
@@ -199,4 +200,4 @@ def leaderboard_entry(rating: Rating, rank: int) -> dict[str, Any]:
 
 
 def bot_ratings(kind: str) -> list[Rating]:
-    return list(Rating.objects.filter(kind=kind, user__isnull=True).order_by("-ordinal"))
+    return list(Rating.objects.filter(kind=kind, user__isnull=True, games__gt=0).order_by("-ordinal"))

@@ -153,3 +153,13 @@ def test_a_profile_costs_the_same_queries_after_one_game_or_many(anon_client, al
     with CaptureQueriesContext(connection) as many_games:
         anon_client.get("/api/v1/users/alice/")
     assert len(one_game) == len(many_games) <= 8
+
+
+def test_only_rated_games_earn_a_place_on_the_leaderboard(anon_client, alice, bob, charlie):
+    win(alice, bob)
+    unrated = services.create_game(creator=charlie, kind="scat", num_seats=2, bots=["random"], rated=False)
+    services.resign(game_id=unrated.public_id, user=charlie)
+    assert [e["username"] for e in anon_client.get("/api/v1/leaderboard/scat/").json()["results"]] == ["alice", "bob"]
+    html = anon_client.get("/leaderboard/?kind=scat").content.decode()
+    assert "charlie" not in html
+    assert "Bot (random)" not in html  # the bot, too, has played no rated game
