@@ -165,6 +165,7 @@ def game_table(request: HttpRequest, game_id: str) -> HttpResponse:
     me = next((s for s in seats if user is not None and s.user_id == user.pk), None)
     if me is not None:  # the player has the game in front of them: no push or email about it now
         presence.mark_seen([(user.pk, game.pk)])
+        outbox.mark_read(user, game=game.public_id)  # and what the badge said about it is seen
     detail = selectors.game_detail(game, user)
     invite_link = request.session.pop(INVITE_LINK_SESSION_KEY, None)
     if invite_link and invite_link.get("game") != game.public_id:

@@ -158,9 +158,13 @@ def unread_count(user) -> int:
     return listed_for(user).filter(read_at__isnull=True).count()
 
 
-def mark_read(user, *, ids: list[int] | None = None, everything: bool = False) -> int:
+def mark_read(user, *, ids: list[int] | None = None, everything: bool = False, game: str | None = None) -> int:
+    """Mark the user's notifications read: those with `ids`, or `everything`, or all about the game
+    with public id `game` (the player has it in front of them). Returns how many were unread."""
     unread = Notification.objects.filter(user=user, in_app=True, read_at__isnull=True)
-    if not everything:
+    if game is not None:
+        unread = unread.filter(game__public_id=game)
+    elif not everything:
         unread = unread.filter(pk__in=ids or [])
     with transaction.atomic():
         marked = unread.update(read_at=timezone.now())

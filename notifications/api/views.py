@@ -48,10 +48,13 @@ class MarkReadSerializer(serializers.Serializer):
         max_length=500,
     )
     all = serializers.BooleanField(required=False, default=False)
+    game = serializers.CharField(
+        required=False, max_length=32, help_text="A game's id: mark every notification about that game read."
+    )
 
     def validate(self, attrs):
-        if not attrs["ids"] and not attrs["all"]:
-            raise serializers.ValidationError('Send "ids": [...] or "all": true.')
+        if not attrs["ids"] and not attrs["all"] and not attrs.get("game"):
+            raise serializers.ValidationError('Send "ids": [...], "all": true or "game": "<game id>".')
         return attrs
 
 
@@ -74,10 +77,11 @@ class NotificationListView(APIView):
 class NotificationReadView(APIView):
     @extend_schema(request=MarkReadSerializer, responses={200: MarkedSerializer})
     def post(self, request: Request) -> Response:
-        """Mark some notifications (or all) as read."""
+        """Mark some notifications (or all, or those about one game) as read."""
         data = MarkReadSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        marked = outbox.mark_read(request.user, ids=data.validated_data["ids"], everything=data.validated_data["all"])
+        chosen = data.validated_data
+        marked = outbox.mark_read(request.user, ids=chosen["ids"], everything=chosen["all"], game=chosen.get("game"))
         return Response({"marked": marked, "unread_count": outbox.unread_count(request.user)})
 
 

@@ -109,3 +109,14 @@ def test_the_player_who_was_waiting_hears_that_the_game_started_not_the_one_who_
     assert bob_client.post(f"/api/v1/games/{created['id']}/join/").status_code == 200
     told = Notification.objects.filter(game__public_id=created["id"], kind=NotificationKind.GAME_STARTED)
     assert list(told.values_list("user", flat=True)) == [alice.pk]
+
+
+def test_the_notifications_about_one_game_are_marked_read_together(alice_client, bob_client, bob):
+    first = create_game(alice_client, seats=2, invite=["bob"])
+    second = create_game(alice_client, seats=2, invite=["bob"])
+    marked = bob_client.post("/api/v1/notifications/read/", {"game": first["id"]}, format="json").json()
+    assert marked == {"marked": 1, "unread_count": 1}
+    unread = Notification.objects.filter(user=bob, read_at__isnull=True)
+    assert [n.game.public_id for n in unread] == [second["id"]]
+    nothing = bob_client.post("/api/v1/notifications/read/", {"game": "no-such-game"}, format="json").json()
+    assert nothing == {"marked": 0, "unread_count": 1}

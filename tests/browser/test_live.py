@@ -73,3 +73,21 @@ def test_the_badge_and_the_home_page_follow_the_players_own_stream(new_page, liv
     page.locator("[data-home-games]").get_by_role("link", name=re.compile("alice")).first.wait_for(timeout=5000)
     page.wait_for_timeout(QUIET_MS)
     assert requests.to(r"/api/v1/notifications/") == [], "the badge polled while the stream was open"
+
+
+def test_news_seen_at_the_open_table_leaves_no_unread_notification(new_page, live_server, players):  # noqa: F811
+    from notifications.models import Notification
+    from tests.tasks.test_worker import wait_until
+
+    alice, bob = players
+    game = started(alice, bob, "scat", {"first_dealer": 1})
+    page = new_page()
+    log_in(page, live_server.url, "bob", "en")
+    page.goto(f"{live_server.url}/games/{game.public_id}/")
+    page.locator("#status").get_by_text("Waiting for alice.").wait_for()
+
+    play(game, alice, lambda action: action["type"] == "draw_stock")
+    play(game, alice, lambda action: action["type"] == "discard")  # bob's turn: "your turn" for him
+    page.get_by_role("button", name="Draw from stock").wait_for(timeout=5000)
+    unread = Notification.objects.filter(user=bob, game=game, read_at__isnull=True)
+    assert wait_until(lambda: not unread.exists(), 5), "the turn he saw still waits in bob's badge"

@@ -330,3 +330,13 @@ def test_an_automatic_target_is_typed_as_auto_or_a_number(alice):
         assert Game.objects.get().options["target_score"] == stored
     refused = page_client(alice).post("/games/new/", new_game_form_data("scattle", **{"scattle-target_score": "many"}))
     assert "Type auto or a whole number" in refused.content.decode()
+
+
+def test_opening_a_game_marks_the_players_notifications_about_it_read(alice, bob):
+    game = two_player_scat(alice, bob)  # alice hears that the game started
+    other = services.create_game(creator=bob, kind="scattle", num_seats=2, invite=["alice"])
+    client = page_client(alice)
+    assert client.get("/notifications/").context["unread"] == 2
+    client.get(f"/games/{game.public_id}/")
+    unread = Notification.objects.filter(user=alice, read_at__isnull=True)
+    assert [n.game_id for n in unread] == [other.pk]

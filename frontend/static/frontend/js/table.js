@@ -215,8 +215,18 @@ class Table {
       const sentences = this.moves.filter((m) => m.seq > lastSeq).flatMap((m) => describeMove(m, this.ctx));
       if (fresh.is_your_turn && !wasMyTurn) sentences.push(gettext("It is your turn."));
       announce(this.region.announcer, sentences.join(" "));
+      // The player sees the news here: the notifications about it need not wait in the badge.
+      if (fresh.your_seat !== null && !document.hidden) this.markNotificationsRead();
     }
     if (!this.isLive()) window.clearTimeout(this.pollTimer);
+  }
+
+  async markNotificationsRead() {
+    try {
+      await postJson("/api/v1/notifications/read/", { game: this.game.id });
+    } catch {
+      // The badge stays as it was; opening the game page again clears it.
+    }
   }
 
   lastSeq() {
