@@ -19,6 +19,7 @@ from accounts.validators import (
 )
 from config.api_errors import ApiError
 from config.client_address import client_address
+from config.strict_input import refuse_unknown_fields
 from games.api.serializers import paginated
 from games.engine import KINDS
 
@@ -115,16 +116,7 @@ class ProfileUpdateSerializer(serializers.ModelSerializer):
         fields = ("display_name", "email", "time_zone", "language", "current_password")
 
     def validate(self, attrs):
-        if isinstance(self.initial_data, dict):
-            unknown = sorted(set(self.initial_data) - set(self.fields))
-            if unknown:
-                raise serializers.ValidationError(
-                    {
-                        name: [f"“{name}” cannot be changed here; send only {', '.join(self.fields)}."]
-                        for name in unknown
-                    },
-                    code="unknown_field",
-                )
+        refuse_unknown_fields(self, "“{name}” cannot be changed here; send only {known}.")
         if "display_name" in attrs:
             attrs["display_name"] = attrs["display_name"].strip()
         password = attrs.pop("current_password", "")

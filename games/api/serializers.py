@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from config.strict_input import refuse_unknown_fields
 from games import clock
 from games.engine import KINDS
 from games.engine.bots import BOT_LEVELS
@@ -67,6 +68,10 @@ class GameCreateSerializer(serializers.Serializer):
         default=False,
         help_text="The advisor's chances for each action on your turn (GET .../advice/); unrated games only.",
     )
+
+    def validate(self, attrs):
+        refuse_unknown_fields(self)
+        return attrs
 
 
 class ActionSerializer(serializers.Serializer):

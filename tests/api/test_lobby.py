@@ -151,3 +151,12 @@ def test_spectators_see_no_hand(alice_client, bob_client, anon_client):
     seen = game(anon_client, detail["id"])
     assert seen["hand"] is None and seen["your_seat"] is None and seen["legal_actions"] == []
     assert Game.objects.get(public_id=detail["id"]).seed not in str(seen)
+
+
+def test_a_misspelt_field_in_a_new_game_is_named_not_ignored(alice_client):
+    response = alice_client.post("/api/v1/games/", {"kind": "scattle", "seats": 2, "invites": ["bob"]}, format="json")
+    assert response.status_code == 400
+    body = response.json()
+    assert body["code"] == "invalid"
+    assert body["message"].startswith("invites: “invites” is not a field here")
+    assert body["details"]["invites"][0].startswith("“invites” is not a field here; the fields are kind, seats")
