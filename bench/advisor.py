@@ -21,7 +21,8 @@ import random
 import statistics
 import time
 
-from bench.common import RESULTS, Report, load_average
+from bench.bots import one_seat_against_good_bots
+from bench.common import Report, percentile
 from games.engine import get_rules
 from games.engine.advisor import advise
 from games.engine.bots import choose_action
@@ -87,38 +88,28 @@ def main() -> None:
             report.line(
                 f"{kind}, {seats} seats, every expert decision of {args.games} games against good bots "
                 f"({len(times)} decisions, CPU time of this process): median {percentile(times, 0.5):.1f} ms, "
-                f"99th percentile {percentile(times, 0.99):.1f} ms, largest {max(times):.1f} ms"
+                f"99th percentile {percentile(times, 0.99):.1f} ms, largest {max(times, default=0):.1f} ms"
             )
-    report.line(f"at the end: {load_average()}")
-    RESULTS.mkdir(parents=True, exist_ok=True)
-    (RESULTS / "advisor.txt").write_text("\n".join(report.lines) + "\n")  # this file only, not results.txt
-    print("(saved bench/results/advisor.txt)", flush=True)
+    report.save(collect=False)  # bench/results/advisor.txt only
 
 
 def expert_times(kind: str, seats: int, games: int) -> list[float]:
     """CPU milliseconds per expert decision (the ones with a choice) over whole games against good
     bots, after the tables the first decision builds are warm (bench positions above)."""
     rules = get_rules(kind)
-    times = []
+    times: list[float] = []
+
+    def expert(state, seat, rng, history):
+        if len(rules.legal_actions(state, seat)) < 2:
+            return choose_action(kind, state, seat, "expert", rng, history=history)
+        start = time.process_time()
+        action = choose_action(kind, state, seat, "expert", rng, history=history)
+        times.append(1000 * (time.process_time() - start))
+        return action
+
     for game in range(games):
-        rng = random.Random(f"advisor-times-{kind}-{seats}-{game}")
-        state = rules.new_game(seats, None, f"advisor-times-{kind}-{seats}-{game}")
-        events = list(state["deal_events"])
-        expert = game % seats
-        while (seat := rules.to_act(state)) is not None:
-            if seat == expert and len(rules.legal_actions(state, seat)) > 1:
-                start = time.process_time()
-                action = choose_action(kind, state, seat, "expert", rng, history=rules.view_events(events, seat))
-                times.append(1000 * (time.process_time() - start))
-            else:
-                action = choose_action(kind, state, seat, "good" if seat != expert else "expert", rng)
-            state, new = rules.apply(state, seat, action)
-            events += new
-    return sorted(times)
-
-
-def percentile(values: list[float], q: float) -> float:
-    return values[min(len(values) - 1, int(q * len(values)))] if values else 0.0
+        one_seat_against_good_bots(kind, seats, game, expert, prefix="advisor-times")
+    return times
 
 
 if __name__ == "__main__":

@@ -31,7 +31,7 @@ import random
 import time
 from multiprocessing import Pool
 
-from bench.common import RESULTS, ROOT, Report, load_average
+from bench.common import Report, percentile
 from games.engine import get_rules
 from games.engine.bots import choose_action
 
@@ -66,28 +66,39 @@ def head_to_head(kind: str, games: int) -> tuple[int, int, int]:
     return wins, ties, losses
 
 
-def expert_game(job: tuple[str, int, int]) -> tuple[float, list[float]]:
-    """One game of the expert against good bots: (the expert's share of first place, the seconds each
-    of its decisions took)."""
-    kind, seats, game = job
+def one_seat_against_good_bots(kind: str, seats: int, game: int, choose, prefix: str = "expert-bench") -> float:
+    """Play game number `game` (seeded from `prefix`, the kind, the seats and the number, so every run
+    deals the same) with good bots in every seat but `game % seats`, where `choose(state, seat, rng,
+    history)` picks the action; that seat's share of first place."""
     rules = get_rules(kind)
-    rng = random.Random(f"expert-bench-{kind}-{seats}-{game}")
-    expert = game % seats
-    state = rules.new_game(seats, None, f"expert-bench-{kind}-{seats}-{game}")
+    rng = random.Random(f"{prefix}-{kind}-{seats}-{game}")
+    player = game % seats
+    state = rules.new_game(seats, None, f"{prefix}-{kind}-{seats}-{game}")
     events = list(state["deal_events"])
-    times: list[float] = []
     while (seat := rules.to_act(state)) is not None:
-        if seat == expert:
-            start = time.perf_counter()
-            action = choose_action(kind, state, seat, "expert", rng, history=rules.view_events(events, seat))
-            times.append(time.perf_counter() - start)
+        if seat == player:
+            action = choose(state, seat, rng, rules.view_events(events, seat))
         else:
             action = choose_action(kind, state, seat, "good", rng)
         state, new = rules.apply(state, seat, action)
         events += new
     places = rules.outcome(state)["places"]
-    firsts = places.count(1)
-    return (1 / firsts if places[expert] == 1 else 0.0), times
+    return 1 / places.count(1) if places[player] == 1 else 0.0
+
+
+def expert_game(job: tuple[str, int, int]) -> tuple[float, list[float]]:
+    """One game of the expert against good bots: (the expert's share of first place, the seconds each
+    of its decisions took)."""
+    kind, seats, game = job
+    times: list[float] = []
+
+    def expert(state, seat, rng, history):
+        start = time.perf_counter()
+        action = choose_action(kind, state, seat, "expert", rng, history=history)
+        times.append(time.perf_counter() - start)
+        return action
+
+    return one_seat_against_good_bots(kind, seats, game, expert), times
 
 
 def expert_pairings(report: Report, games: dict[int, int], workers: int, only: set[tuple[str, int]]) -> None:
@@ -104,7 +115,7 @@ def expert_pairings(report: Report, games: dict[int, int], workers: int, only: s
                 start = time.perf_counter()
                 results = pool.map(expert_game, [(kind, seats, g) for g in range(count)], chunksize=4)
                 wins = sum(r[0] for r in results)
-                times = sorted(t for r in results for t in r[1])
+                times = [t for r in results for t in r[1]]
                 low, high = wilson(wins, count)
                 goal = goals[seats]
                 met = "yes" if wins / count >= goal else "NO"
@@ -112,14 +123,14 @@ def expert_pairings(report: Report, games: dict[int, int], workers: int, only: s
                 who = "expert vs good" if seats == 2 else "one expert, three good"
                 mean = sum(times) / max(1, len(times))
 
-                def at(q: float, times: list[float] = times) -> float:
-                    return times[min(len(times) - 1, int(q * len(times)))] if times else 0.0
+                def ms(share: float, times: list[float] = times) -> float:
+                    return 1000 * percentile(times, share) if times else 0.0
 
                 report.line(
                     f"{kind} {seats} seats ({who}): expert wins {wins:.1f}/{count} = {wins / count:.1%} "
                     f"(95% CI {low:.1%}-{high:.1%}); goal {goal:.0%}: {met} (whole interval above: {sure}); "
-                    f"{len(times)} expert decisions: mean {1000 * mean:.1f} ms, median {1000 * at(0.5):.1f} ms, "
-                    f"99th percentile {1000 * at(0.99):.1f} ms, largest {1000 * at(1.0):.1f} ms; "
+                    f"{len(times)} expert decisions: mean {1000 * mean:.1f} ms, median {ms(0.5):.1f} ms, "
+                    f"99th percentile {ms(0.99):.1f} ms, largest {ms(1.0):.1f} ms; "
                     f"{time.perf_counter() - start:.0f} s"
                 )
 
@@ -147,16 +158,7 @@ def main() -> None:
     four = args.expert_games if args.four_seat_games is None else args.four_seat_games
     if args.expert_games or four:
         expert_pairings(report, {2: args.expert_games, 4: four}, args.workers, only)
-    save(report)
-
-
-def save(report: Report) -> None:
-    """bench/results/bots.txt, and nothing else (Report.save would rewrite results.txt too)."""
-    report.line(f"at the end: {load_average()}")
-    RESULTS.mkdir(parents=True, exist_ok=True)
-    path = RESULTS / "bots.txt"
-    path.write_text("\n".join(report.lines) + "\n")
-    print(f"(saved {path.relative_to(ROOT)})", flush=True)
+    report.save(collect=False)  # bench/results/bots.txt only; results.txt is refreshed by collect_results()
 
 
 if __name__ == "__main__":

@@ -376,13 +376,15 @@ class Report:
         print(text, flush=True)
         self.lines.append(text)
 
-    def save(self) -> Path:
+    def save(self, *, collect: bool = True) -> Path:
+        """Write bench/results/<name>.txt and, with `collect`, refresh results.txt from every file."""
         self.line(f"at the end: {load_average()}")
         RESULTS.mkdir(parents=True, exist_ok=True)
         path = RESULTS / f"{self.name}.txt"
         path.write_text("\n".join(self.lines) + "\n")
         print(f"(saved {path.relative_to(ROOT)})", flush=True)
-        collect_results()
+        if collect:
+            collect_results()
         return path
 
 

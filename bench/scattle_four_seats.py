@@ -28,7 +28,7 @@ import time
 from multiprocessing import Pool
 from typing import Any
 
-from bench.bots import wilson
+from bench.bots import one_seat_against_good_bots, wilson
 from games.engine import get_rules
 from games.engine import scattle_bots as good_bot
 from games.engine.bots import choose_action
@@ -93,23 +93,15 @@ def _two_cards(state: dict[str, Any], seat: int, rng: random.Random) -> dict[str
 def play(job: tuple[str, int, int]) -> float:
     """One game: the line's share of first place."""
     line, seats, game = job
-    rng = random.Random(f"expert-bench-scattle-{seats}-{game}")
-    player = game % seats
-    state = RULES.new_game(seats, None, f"expert-bench-scattle-{seats}-{game}")
-    events = list(state["deal_events"])
-    while (seat := RULES.to_act(state)) is not None:
-        if seat != player or line == "good":
-            action = choose_action("scattle", state, seat, "good", rng)
-        elif line == "expert":
-            action = choose_action("scattle", state, seat, "expert", rng, history=RULES.view_events(events, seat))
-        elif line == "peek":
-            action = _peek(state, seat, rng)
-        else:
-            action = _two_cards(state, seat, rng)
-        state, new = RULES.apply(state, seat, action)
-        events += new
-    places = RULES.outcome(state)["places"]
-    return 1 / places.count(1) if places[player] == 1 else 0.0
+    return one_seat_against_good_bots("scattle", seats, game, CHOOSERS[line])
+
+
+CHOOSERS = {
+    "good": lambda state, seat, rng, history: choose_action("scattle", state, seat, "good", rng),
+    "expert": lambda state, seat, rng, history: choose_action("scattle", state, seat, "expert", rng, history=history),
+    "peek": lambda state, seat, rng, history: _peek(state, seat, rng),
+    "two_cards": lambda state, seat, rng, history: _two_cards(state, seat, rng),
+}
 
 
 def main() -> None:
