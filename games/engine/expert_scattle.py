@@ -14,7 +14,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from .advisor import _Knowledge, _scattle_determinizer
 from .base import Action, Event
+from .scattle_bots import _keep_worth, _live_counts, _outs
 
 # Deals of the next player's hand per decision. With 200 (and 448 playouts for the other decisions,
 # games/engine/bots.py), on bench.bots' 400 two-seat games: 62.0% wins against the good bot, against
@@ -64,9 +66,6 @@ def feed_points(view: dict[str, Any], history: list[Event], cards: list[str], rn
     with it and two cards of its hand, over `FEED_SAMPLES` random deals of the unseen cards (its
     cards known from the history stay in its hand). A deal where a card it passed over lately would
     have made a meld with its hand is dealt again (up to `_TRIES` times)."""
-    from .advisor import _scattle_determinizer
-    from .scattle_bots import _outs
-
     viewer = view["viewer"]
     players = view["players"]
     n = view["num_seats"]
@@ -94,18 +93,11 @@ def choose_discard(
 ) -> Action | None:
     """The discard with the best hand kept (the good bot's measure) less `FEED_WEIGHT` times the
     points it is expected to give the next player; None when there is no discard to choose."""
-    from .cards import rank_number
-    from .scattle_bots import _hand_worth, _live_counts, _without
-
     discards = [a for a in legal if a["type"] == "discard"]
     if len(discards) < 2:
         return None
-    opts = view["options"]
-    hand = view["hand"]
     live = _live_counts(view)
     # A card an opponent took from the discard pile and still holds will not come to us.
-    from .advisor import _Knowledge
-
     knowledge = _Knowledge(view["num_seats"])
     knowledge.replay(history, view["viewer"])
     for seat, known in enumerate(knowledge.known):
@@ -114,12 +106,10 @@ def choose_discard(
                 if card in live:
                     live[card] = max(0.0, live[card] - count)
     partners: dict[str, float] = {}
-    deadwood = 0.01 if opts["deadwood_penalty"] else 0.001
     feed = feed_points(view, history, [a["card"] for a in discards], rng)
 
     def merit(action: Action) -> float:
         card = action["card"]
-        kept = _hand_worth(_without(hand, [card]), live, opts, partners) + deadwood * rank_number(card)
-        return kept - FEED_WEIGHT * feed[card]
+        return _keep_worth(view["hand"], card, live, view["options"], partners) - FEED_WEIGHT * feed[card]
 
     return max(discards, key=merit)

@@ -301,11 +301,13 @@ def _choose_play(view: dict[str, Any], legal: list[Action], rng: random.Random) 
         return rng.choice(legal)
     live = _live_counts(view)
     partners: dict[str, float] = {}
+    return max(discards, key=lambda action: (_keep_worth(hand, action["card"], live, opts, partners), rng.random()))
+
+
+def _keep_worth(
+    hand: list[str], card: str, live: dict[str, float], opts: dict[str, Any], memo: dict[str, float]
+) -> float:
+    """What the hand is worth without `card` (see _hand_worth), a high card thrown being a little
+    better (more so when cards left in hand count against us)."""
     deadwood = 0.01 if opts["deadwood_penalty"] else 0.001
-
-    def keep_worth(action: Action) -> tuple[float, float]:
-        card = action["card"]
-        rest = _without(hand, [card])
-        return _hand_worth(rest, live, opts, partners) + deadwood * rank_number(card), rng.random()
-
-    return max(discards, key=keep_worth)
+    return _hand_worth(_without(hand, [card]), live, opts, memo) + deadwood * rank_number(card)
