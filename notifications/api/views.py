@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import secrets
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
@@ -85,6 +85,15 @@ class NotificationReadView(APIView):
         return Response({"marked": marked, "unread_count": outbox.unread_count(request.user)})
 
 
+@extend_schema_field({"type": "string", "pattern": r"^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$", "example": "22:00"})
+class TimeOfDayField(serializers.TimeField):
+    """A local time of day, to the second and without a zone ("22:00" or "22:00:00"): quiet hours
+    follow the player's own time zone, so an offset or a fraction of a second has no meaning here."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(format="%H:%M:%S", input_formats=["%H:%M", "%H:%M:%S"], **kwargs)
+
+
 class PreferenceSerializer(serializers.ModelSerializer):
     channels = serializers.DictField(
         child=serializers.ListField(child=serializers.ChoiceField(choices=Channel.choices)),
@@ -94,13 +103,13 @@ class PreferenceSerializer(serializers.ModelSerializer):
         "included; write: only the events to change. Subscribing a device adds push to your_turn and "
         "time_running_out; for an event with push, email is a follow-up (see follow_up_after).",
     )
-    quiet_hours_start = serializers.TimeField(
+    quiet_hours_start = TimeOfDayField(
         required=False,
         allow_null=True,
         help_text="Your local time (see your profile's time zone) when quiet hours begin, such as 22:00. "
         "Pushes and emails that are not urgent wait until they end; null: no quiet hours.",
     )
-    quiet_hours_end = serializers.TimeField(required=False, allow_null=True, help_text="When quiet hours end.")
+    quiet_hours_end = TimeOfDayField(required=False, allow_null=True, help_text="When quiet hours end.")
     follow_up_after = serializers.IntegerField(
         required=False,
         allow_null=True,

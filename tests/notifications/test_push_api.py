@@ -140,3 +140,18 @@ def test_quiet_hours_and_the_follow_up_delay_are_settings_of_the_api(alice):
     assert one_end.status_code == 400 and "quiet_hours_end" in str(one_end.json())
     too_short = client.patch("/api/v1/me/notification-settings/", {"follow_up_after": 5}, format="json")
     assert too_short.status_code == 400
+
+
+def test_quiet_hours_are_a_time_of_day_without_a_zone(alice):
+    client = client_for(alice)
+    for sent in ("06:49:48.1-01:48", "22:00+03:00", "22:00:00.5", "25:00"):
+        answer = client.patch(
+            "/api/v1/me/notification-settings/",
+            {"quiet_hours_start": sent, "quiet_hours_end": "07:00"},
+            format="json",
+        )
+        assert answer.status_code == 400, sent
+        assert "quiet_hours_start" in answer.json()["details"]
+    night = {"quiet_hours_start": "22:15:30", "quiet_hours_end": "07:00"}
+    kept = client.patch("/api/v1/me/notification-settings/", night, format="json")
+    assert (kept.json()["quiet_hours_start"], kept.json()["quiet_hours_end"]) == ("22:15:30", "07:00:00")
