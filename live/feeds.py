@@ -16,7 +16,8 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.sessions.backends.base import SessionBase
-from django.db.models import Max
+from django.db.models import Count, Max, Subquery
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 from rest_framework.utils.encoders import JSONEncoder
@@ -250,6 +251,16 @@ def open_user(user: User, last_event_id: int | None) -> tuple[UserView, list[Eve
 
 def last_seq(user: User) -> int:
     return StreamCursor.objects.filter(user=user).values_list("last_seq", flat=True).first() or 0
+
+
+def unread_and_last_seq(user: User) -> tuple[int, int]:
+    """The player's unread notifications and the number of their log's last event, read in one
+    statement (one snapshot). A page shows the count and its stream resumes after that number, so
+    news that comes between the page and its stream is neither missed nor counted twice."""
+    unread = outbox.unread(user).order_by().values("user").annotate(count=Count("pk")).values("count")
+    cursor = StreamCursor.objects.filter(user=user).values("last_seq")
+    both = User.objects.filter(pk=user.pk).values_list(Coalesce(Subquery(unread), 0), Coalesce(Subquery(cursor), 0))
+    return both.first() or (0, 0)
 
 
 def user_events_after(view: UserView, credentials: Credentials | None = None) -> list[Event] | None:

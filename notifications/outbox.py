@@ -154,8 +154,12 @@ def listed_for(user):
     return Notification.objects.filter(user=user, in_app=True).select_related("game")
 
 
+def unread(user):
+    return listed_for(user).filter(read_at__isnull=True)
+
+
 def unread_count(user) -> int:
-    return listed_for(user).filter(read_at__isnull=True).count()
+    return unread(user).count()
 
 
 def mark_read(user, *, ids: list[int] | None = None, everything: bool = False, game: str | None = None) -> int:

@@ -3,6 +3,8 @@ resume that misses nothing, a reset when the log no longer reaches back, and the
 
 from __future__ import annotations
 
+import html
+import re
 import time
 from datetime import timedelta
 
@@ -54,6 +56,19 @@ def test_a_resume_sends_what_was_missed(asgi_server, alice, bob, open_stream):
     missed = resumed.until(lambda e: e.event == "game_summary")
     assert all(e.id > last for e in missed)
     assert missed[-1].data["status"] == "active"
+
+
+def test_a_pages_stream_takes_up_where_the_page_was_rendered(asgi_server, alice, bob, open_stream, client):
+    services.create_game(creator=alice, kind="scat", num_seats=3, invite=["bob"])
+    client.force_login(bob)
+    page = client.get("/").content.decode()
+    assert re.search(r'data-unread="1"', page)
+    stream_url = re.search(r'data-stream-url="(/api/v1/stream/[^"]*)"', page).group(1)
+    # News between the page and its stream: the badge above does not count it, the stream brings it.
+    second = services.create_game(creator=alice, kind="scat", num_seats=3, invite=["bob"])
+    stream = open_stream(f"{asgi_server}{html.unescape(stream_url)}", token_of(bob))
+    brought = stream.until(lambda e: e.event == "notification")
+    assert [e.data["game"] for e in brought] == [second.public_id]
 
 
 def test_a_resume_older_than_the_log_gets_a_reset(asgi_server, alice, bob, open_stream):

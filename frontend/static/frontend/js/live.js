@@ -1,6 +1,8 @@
 // The signed-in player's own event stream (GET /api/v1/stream/), on every page: the notification
 // badge follows it, and the home page's lists of games follow the summaries of the player's games.
-// Only when the stream cannot be opened at all do the page's parts poll instead.
+// The stream takes up after the last event the page was rendered with (its URL says which), so
+// news that comes while the page loads is neither missed nor counted twice. Only when the stream
+// cannot be opened at all do the page's parts poll instead.
 import { getJson } from "./api.js";
 import { openStream } from "./stream.js";
 
