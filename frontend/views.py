@@ -258,11 +258,15 @@ def notifications_page(request: HttpRequest) -> HttpResponse:
             ids = [i for i in map(int, digits) if 1 <= i <= 2**63 - 1]
             outbox.mark_read(request.user, ids=ids)
         return redirect("notifications")
-    listed = outbox.listed_for(request.user).order_by("-created_at", "-pk")[:100]
+    listed = list(outbox.listed_for(request.user).order_by("-created_at", "-pk")[:100])
+    # A private game the reader was invited to and is not any more (declined, withdrawn) is not theirs to open.
+    games = Game.objects.visible_to(request.user).filter(pk__in={n.game_id for n in listed if n.game_id})
+    may_open = set(games.values_list("pk", flat=True))
     items = [
         {
             **texts.as_json(n),
-            "url": reverse("game", args=[n.game.public_id]) if n.game_id else None,
+            "url": reverse("game", args=[n.game.public_id]) if n.game_id in may_open else None,
+            "closed": n.game_id is not None and n.game_id not in may_open,
         }
         for n in listed
     ]

@@ -28,7 +28,7 @@ from live import userlog as live_log
 from live.models import EventKind
 from live.userlog import UserEvent
 from notifications.models import Notification, NotificationKind, PlayerPreference
-from notifications.outbox import notify
+from notifications.outbox import invitations_over, notify
 
 from . import advice, clock
 from .engine import BadOption, IllegalAction, get_rules
@@ -259,6 +259,8 @@ def join_game(*, game_id: str, user: User, invite_token: str = "") -> Game:
     seat = _reserved_seat(seats, user, invite_token, now) or _free_seat(seats, now)
     if seat is None:
         raise Conflict("Every seat is taken or reserved for an invited player.", "no_free_seat")
+    if seat.invited_user_id:  # their invitation is answered, or it had expired and they took the seat
+        invitations_over(game, {user.pk, seat.invited_user_id})
     seat.user = user
     seat.joined_at = now
     seat.invited_user = None
@@ -283,6 +285,10 @@ def _reserved_seat(seats: list[Seat], user: User, token: str, now) -> Seat | Non
     return None
 
 
+def _waiting_invitees(seats: list[Seat]) -> list[int]:
+    return [s.invited_user_id for s in seats if s.invited_user_id and not s.is_taken]
+
+
 def _free_seat(seats: list[Seat], now=None) -> Seat | None:
     return next((s for s in seats if not s.is_taken and not s.is_reserved(now)), None)
 
@@ -294,6 +300,7 @@ def decline_invitation(*, game_id: str, user: User) -> Game:
     seat = next((s for s in seats if s.invited_user_id == user.pk and not s.is_taken), None)
     if seat is None:
         raise Forbidden("You have no invitation to this game.", "not_invited")
+    invitations_over(game, [user.pk])
     seat.invited_user = None
     seat.invite_expires_at = None
     seat.save(update_fields=["invited_user", "invite_expires_at"])
@@ -310,6 +317,7 @@ def leave_game(*, game_id: str, user: User) -> Game:
     if seat.index == 0 and game.creator_id == user.pk:
         game.status = GameStatus.ABORTED
         game.finished_at = timezone.now()
+        invitations_over(game, _waiting_invitees(seats))
         _seats_changed(game, seats, fields=["status", "finished_at"])
         return game
     seat.user = None
@@ -334,6 +342,7 @@ def start_game(*, game_id: str, user: User) -> Game:
         rules.validate_options(game.options, len(taken))
     except BadOption as exc:
         raise Conflict(exc.message, "bad_seat_count") from exc
+    invitations_over(game, _waiting_invitees(seats))
     Seat.objects.filter(game=game).exclude(pk__in=[s.pk for s in taken]).delete()
     # Close the gaps so seat numbers run 0..n-1 in joining order (rules C2).
     for new_index, seat in enumerate(taken):

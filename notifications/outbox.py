@@ -14,6 +14,7 @@ before it reaches the writer (PlayerPreference.channels_for).
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import Any
 
 from django.db import connection, transaction
@@ -25,7 +26,7 @@ from live import userlog as live_log
 from live.models import EventKind
 from live.userlog import UserEvent
 
-from .models import Channel, Delivery, DeliveryStatus, Notification, PlayerPreference
+from .models import Channel, Delivery, DeliveryStatus, Notification, NotificationKind, PlayerPreference
 
 # Deliveries per delivery task. Small: each may wait seconds for a slow receiver, and the ones
 # behind it in the batch wait too.
@@ -160,6 +161,19 @@ def unread(user):
 
 def unread_count(user) -> int:
     return unread(user).count()
+
+
+def invitations_over(game, user_ids: Iterable[int]) -> None:
+    """The invitations of `user_ids` to `game` were answered or withdrawn: they need no more of the
+    players' attention. Their notifications are marked read, in the caller's transaction (an email
+    or push not yet sent is skipped by its worker, notifications.timing)."""
+    pending = Notification.objects.filter(
+        user_id__in=set(user_ids), game=game, kind=NotificationKind.INVITATION, in_app=True, read_at__isnull=True
+    )
+    users = sorted(set(pending.values_list("user_id", flat=True)))
+    if users:
+        pending.update(read_at=timezone.now())
+        live_log.append([UserEvent(user_id, EventKind.NOTIFICATIONS_READ) for user_id in users])
 
 
 def mark_read(user, *, ids: list[int] | None = None, everything: bool = False, game: str | None = None) -> int:

@@ -4,7 +4,8 @@ Decided by the worker that holds the delivery, just before sending, so that it r
 settings and whereabouts as they are then, not as they were when the move was made:
 
 - a notification about a turn goes nowhere outside the site when the player has looked at the game
-  since it was written, has it open right now, or has already moved (the in-app row stays);
+  since it was written, has it open right now, or has already moved (the in-app row stays); nor
+  does an invitation that was answered or withdrawn meanwhile;
 - when the same notification went to the player's devices, its email is a follow-up: it waits for the
   player's delay and goes only if the game is still unopened (never, if they chose so);
 - in the player's quiet hours, what is not urgent waits for them to end. Urgent: "time running out"
@@ -18,6 +19,8 @@ from __future__ import annotations
 import zoneinfo
 from dataclasses import dataclass
 from datetime import datetime, time, timedelta
+
+from django.db.models import Q
 
 from .models import Channel, Delivery, DeliveryStatus, Notification, NotificationKind, PlayerPreference
 from .presence import seen_since
@@ -52,6 +55,9 @@ def decide(delivery: Delivery, preference: PlayerPreference, now: datetime) -> D
             return Decision(skip="seen")
         if turn_answered(notification):
             return Decision(skip="answered")
+    invitation = notification.kind == NotificationKind.INVITATION and notification.game_id
+    if invitation and not invitation_stands(notification, now):
+        return Decision(skip="invitation_over")
     if delivery.channel == Channel.EMAIL:
         follow_up = follow_up_decision(delivery, preference, now)
         if not follow_up.send:
@@ -71,6 +77,14 @@ def turn_answered(notification: Notification) -> bool:
     if game.turn_started_at is not None and game.turn_started_at > notification.created_at:
         return True
     return not game.seats.filter(index=game.to_act_seat, user_id=notification.user_id).exists()
+
+
+def invitation_stands(notification: Notification, now: datetime) -> bool:
+    """The game still waits, with a seat held for this player, for their answer."""
+    if notification.game.status != "open":
+        return False
+    held = notification.game.seats.filter(invited_user_id=notification.user_id, user__isnull=True, bot_level="")
+    return held.filter(Q(invite_expires_at__isnull=True) | Q(invite_expires_at__gt=now)).exists()
 
 
 def follow_up_decision(email: Delivery, preference: PlayerPreference, now: datetime) -> Decision:

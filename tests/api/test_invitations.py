@@ -108,3 +108,41 @@ def test_the_settings_page_blocks_and_unblocks(client, alice, bob):
     game = services.create_game(creator=alice, kind="scat", num_seats=2)
     assert client.post("/settings/blocks/remove/", {"username": "bob"}).status_code == 302
     services.join_game(game_id=game.public_id, user=bob)
+
+
+# --- an invitation that ends asks for nothing more ---------------------------------------------
+
+
+def unread_invitations(user) -> int:
+    return Notification.objects.filter(user=user, kind="invitation", read_at__isnull=True).count()
+
+
+def test_an_invitation_that_ends_leaves_nothing_unread(alice_client, bob_client, charlie_client, bob, charlie):
+    declined = create_game(alice_client, seats=3, is_private=True, invite=["bob"])
+    bob_client.post(f"/api/v1/games/{declined['id']}/decline/")
+    joined = create_game(alice_client, seats=2, is_private=True, invite=["bob"])
+    bob_client.post(f"/api/v1/games/{joined['id']}/join/")
+    assert unread_invitations(bob) == 0, "bob answered both"
+
+    started_without = create_game(alice_client, seats=3, is_private=True, invite=["bob", "charlie"])
+    alice_client.post(f"/api/v1/games/{started_without['id']}/join/")
+    charlie_client.post(f"/api/v1/games/{started_without['id']}/join/")
+    assert alice_client.post(f"/api/v1/games/{started_without['id']}/start/").status_code == 200
+    cancelled = create_game(alice_client, seats=2, is_private=True, invite=["charlie"])
+    alice_client.post(f"/api/v1/games/{cancelled['id']}/leave/")
+    assert unread_invitations(bob) == 0 and unread_invitations(charlie) == 0, "both were withdrawn"
+    assert Notification.objects.filter(user=bob, kind="invitation").count() == 3, "read, not deleted"
+
+
+def test_the_notifications_page_links_only_to_games_the_reader_may_still_open(alice_client, bob, client):
+    kept = create_game(alice_client, seats=3, is_private=True, invite=["bob"])
+    withdrawn = create_game(alice_client, seats=2, is_private=True, invite=["bob"])
+    alice_client.post(f"/api/v1/games/{withdrawn['id']}/leave/")  # cancelled: still Bob's to see
+    declined = create_game(alice_client, seats=2, is_private=True, invite=["bob"])
+    client.force_login(bob)
+    client.post(f"/api/v1/games/{declined['id']}/decline/")
+
+    page = client.get("/notifications/").content.decode()
+    assert f'href="/games/{kept["id"]}/"' in page and f'href="/games/{withdrawn["id"]}/"' in page
+    assert f'href="/games/{declined["id"]}/"' not in page, "a link that answers 404"
+    assert page.count("(no longer open to you)") == 1

@@ -212,3 +212,22 @@ def test_time_running_out_for_a_deadline_after_the_quiet_hours_waits(phone, alic
         sweeps.send_due_reminders()
         reminder = Notification.objects.get(user=bob, kind="time_running_out")
         assert sending.deliver(delivery_of(reminder, "push").pk) == "waiting"
+
+
+# --- an invitation ended before its email went --------------------------------------------------
+
+
+def test_an_invitation_answered_or_withdrawn_before_its_email_is_not_sent(alice, bob):
+    declined = services.create_game(creator=alice, kind="scat", num_seats=3, invite=["bob"])
+    withdrawn = services.create_game(creator=alice, kind="scat", num_seats=3, invite=["bob"])
+    services.decline_invitation(game_id=declined.public_id, user=bob)
+    services.leave_game(game_id=withdrawn.public_id, user=alice)
+    standing = services.create_game(creator=alice, kind="scat", num_seats=3, invite=["bob"])
+
+    def email_of(game) -> Delivery:
+        return Delivery.objects.get(notification__user=bob, notification__game=game, channel="email")
+
+    for game in (declined, withdrawn):
+        assert sending.deliver(email_of(game).pk) == "skipped"
+        assert status(email_of(game)) == ("skipped", "invitation_over")
+    assert sending.deliver(email_of(standing).pk) == "sent"
