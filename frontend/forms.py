@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from accounts.models import User
 from games.engine import KINDS, get_rules
-from games.models import TimeoutPolicy
+from games.models import Game, TimeoutPolicy, time_bank_of
 
 from .option_texts import choice_label, option_help, option_label
 
@@ -121,6 +123,41 @@ class NewGameForm(forms.Form):
                 names.append(name)
             self.option_fields[kind] = names
 
+    @classmethod
+    def like(cls, game: Game, player: User) -> NewGameForm:
+        """The form filled in as `game` was set up, to play it again: the same game, seats, rules,
+        time control and computer players, with the other people at its table invited (when
+        `player` sat at it)."""
+        form = cls()
+        seats = list(game.seats.all())
+        bots = Counter(seat.bot_level for seat in seats if seat.bot_level)
+        others = [seat.user.username for seat in seats if seat.user_id and seat.user_id != player.pk]
+        seated = any(seat.user_id == player.pk for seat in seats)
+        values: dict[str, Any] = {
+            "kind": game.kind,
+            "seats": game.num_seats,
+            "timeout_policy": game.timeout_policy,
+            "is_private": game.is_private,
+            "rated": game.rated,
+            "advice": game.advice,
+            "invite": " ".join(others) if seated else "",
+            **{f"{level}_bots": bots[level] for level in ("expert", "good", "random")},
+            **{f"{game.kind}-{name}": value for name, value in game.options.items()},
+        }
+        bank = time_bank_of(game)
+        if bank:
+            values.update(time_control="bank", bank_initial=bank["initial"], bank_increment=bank["increment"])
+            values["bank_cap"] = bank["cap"]
+        else:
+            values.update(time_control="per_move", move_time_limit=game.move_time_limit)
+        for name, value in values.items():
+            field = form.fields.get(name)  # an option of an earlier edition has none
+            if field is not None:
+                shown = _as_shown(field, value)
+                if not isinstance(field, forms.ChoiceField) or shown in dict(field.choices):
+                    form.initial[name] = shown
+        return form
+
     def option_groups(self) -> list[dict[str, Any]]:
         """Each game's option fields, for the template."""
         return [
@@ -175,6 +212,13 @@ class NewGameForm(forms.Form):
             "increment": self.cleaned_data["bank_increment"],
             "cap": self.cleaned_data["bank_cap"],
         }
+
+
+def _as_shown(field: forms.Field, value: Any) -> Any:
+    """`value` as `field` holds it in a page: a choice by its key, anything else as it is."""
+    if isinstance(field, forms.TypedChoiceField):
+        return json.dumps(value) if field.coerce is json.loads else str(value)
+    return value
 
 
 def option_field(kind: str, spec: dict[str, Any]) -> forms.Field:

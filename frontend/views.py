@@ -98,6 +98,11 @@ def time_control_label(game: Game) -> str:
 @login_required
 def new_game(request: HttpRequest) -> HttpResponse:
     form = NewGameForm(request.POST or None)
+    again = request.GET.get("again")  # "Play again": the form as that game was set up
+    if request.method == "GET" and again:
+        game = selectors.visible_games(request.user).filter(public_id=again[:64]).first()
+        if game is not None:
+            form = NewGameForm.like(game, request.user)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:

@@ -240,3 +240,8 @@ def test_two_players_play_scattle_to_the_end(new_page, live_server, artifacts_di
     if melds_laid:
         assert alice.locator("#players .meld").count() >= 1
     screenshots(bob, artifacts_dir, "scattle-finished")
+
+    # "Play again" opens the new-game form set up as this game was, the other player invited.
+    bob.get_by_role("link", name="Play again").click()
+    bob.wait_for_url(re.compile(r"/games/new/\?again="))
+    assert (bob.locator("#id_kind").input_value(), bob.locator("#id_invite").input_value()) == ("scattle", "alice")

@@ -38,19 +38,26 @@ def two_player_scat(alice, bob, **options) -> Game:
     return Game.objects.get(pk=game.pk)
 
 
+def as_posted(form: NewGameForm, names: list[str] | None = None) -> dict:
+    """What the browser sends for `form` (or its fields `names`) as shown: a ticked box as "on", an
+    unticked one not at all."""
+    data = {}
+    for name in names or form.fields:
+        value = form[name].value()
+        if isinstance(value, bool):
+            if value:
+                data[name] = "on"
+        else:
+            data[name] = "" if value is None else str(value)
+    return data
+
+
 def new_game_form_data(kind: str = "scat", **overrides) -> dict:
     """The form as the browser would send it untouched: every option at its default, as rendered."""
     data = {"kind": kind, "seats": "2", "time_control": "per_move", "move_time_limit": "86400"}
     data.update({"timeout_policy": "autoplay", "good_bots": "0", "random_bots": "0", "invite_days": "14"})
     form = NewGameForm()
-    for names in form.option_fields.values():
-        for name in names:
-            value = form[name].value()
-            if isinstance(value, bool):
-                if value:
-                    data[name] = "on"
-            else:
-                data[name] = "" if value is None else str(value)
+    data.update(as_posted(form, [name for names in form.option_fields.values() for name in names]))
     data.update(overrides)
     return data
 
@@ -170,6 +177,36 @@ def test_the_form_shows_the_services_refusal_on_the_field(alice):
     assert response.status_code == 200
     assert "nobody-here" in response.context["form"].errors["invite"][0]
     assert not Game.objects.exists()
+
+
+def test_play_again_sets_up_the_same_game_with_the_same_people(alice, bob):
+    bank = {"initial": 3 * 86400, "increment": 12 * 3600, "cap": 7 * 86400}
+    first = services.create_game(
+        creator=alice, kind="scattle", num_seats=3, preset="original", time_bank=bank, timeout_policy="forfeit",
+        bots=["good"], invite=["bob"], is_private=True, rated=False, advice=True,
+    )  # fmt: skip
+    services.join_game(game_id=first.public_id, user=bob)
+    first.refresh_from_db()
+
+    form = page_client(alice).get(f"/games/new/?again={first.public_id}").context["form"]
+    response = page_client(alice).post("/games/new/", as_posted(form))
+    assert response.status_code == 302, response.context["form"].errors
+    again = Game.objects.exclude(pk=first.pk).get(creator=alice)
+    same = ("kind", "num_seats", "options", "time_control", "bank_initial", "bank_increment", "bank_cap",
+            "timeout_policy", "is_private", "rated", "advice")  # fmt: skip
+    assert [getattr(again, f) for f in same] == [getattr(first, f) for f in same]
+    assert [(s.invited_user, s.bot_level) for s in again.seats.order_by("index")][1:] == [(bob, ""), (None, "good")]
+
+
+def test_play_again_shows_a_game_only_to_who_may_see_it(alice, bob):
+    private = services.create_game(creator=alice, kind="scat", num_seats=3, invite=["bob"], is_private=True)
+    stranger = make_user("charlie")
+    form = page_client(stranger).get(f"/games/new/?again={private.public_id}").context["form"]
+    assert form["seats"].value() == 2 and not form["invite"].value(), "the blank form, nothing of the game"
+    public = services.create_game(creator=alice, kind="scat", num_seats=3, bots=["good"])
+    services.join_game(game_id=public.public_id, user=bob)
+    form = page_client(stranger).get(f"/games/new/?again={public.public_id}").context["form"]
+    assert form["seats"].value() == 3 and not form["invite"].value(), "its setup, but nobody invited"
 
 
 def test_a_time_bank_game(alice):

@@ -928,7 +928,7 @@ class Table {
     updateRegion(this.region.ranking, [
       h("p", {}, [reasonText(outcome.reason, this.ctx, outcome), winnersText(outcome.winners, this.ctx)].filter(Boolean).join(" ")),
       h("ul", { class: "ranking" }, rows),
-      h("p", {}, h("a", { href: "/games/new/" }, gettext("Play again")), " · ", h("a", { href: "/games/" }, gettext("Back to the lobby"))),
+      h("p", {}, h("a", { href: `/games/new/?again=${encodeURIComponent(g.id)}` }, gettext("Play again")), " · ", h("a", { href: "/games/" }, gettext("Back to the lobby"))),
     ]);
   }
 }
