@@ -20,7 +20,7 @@ from django.views.decorators.http import require_POST
 
 from config.client_address import client_address
 from games.engine import KINDS
-from games.models import GameKind
+from games.models import BotLevel, GameKind
 
 from . import blocks, login_limits, selectors, services
 from .charts import rating_chart
@@ -88,7 +88,7 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
         "kinds": [(k, GameKind(k).label) for k in KINDS],
         "page": page,
         "entries": entries,
-        "bots": [(r.bot_level, selectors.rating_facts(r)) for r in selectors.bot_ratings(kind)],
+        "bots": [(BotLevel(r.bot_level).label, selectors.rating_facts(r)) for r in selectors.bot_ratings(kind)],
     }
     return render(request, "accounts/leaderboard.html", context)
 

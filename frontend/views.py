@@ -19,7 +19,7 @@ from accounts.names import shown_name
 from games import selectors, services
 from games.engine import get_rules
 from games.errors import GameError
-from games.models import Game, GameStatus, Seat, TimeControl
+from games.models import BotLevel, Game, GameStatus, Seat, TimeControl
 from notifications import outbox, presence, texts
 
 from .errors import error_message
@@ -71,18 +71,11 @@ def summarize(game: Game, user) -> dict[str, Any]:
     return summary
 
 
-BOT_LABELS = {
-    "random": lambda: _("Computer (random)"),
-    "good": lambda: _("Computer (good)"),
-    "expert": lambda: _("Computer (expert)"),
-}
-
-
 def seat_label(seat: Seat) -> str:
     if seat.user_id:
         return shown_name(seat.user.display_name, seat.user.username)
     if seat.bot_level:
-        return BOT_LABELS.get(seat.bot_level, seat.bot_level)()
+        return str(BotLevel(seat.bot_level).label)
     if seat.invited_user_id:
         invited = seat.invited_user
         return _("%(name)s (invited)") % {"name": shown_name(invited.display_name, invited.username)}

@@ -25,6 +25,14 @@ class GameStatus(models.TextChoices):
     ABORTED = "aborted", _("aborted")
 
 
+class BotLevel(models.TextChoices):
+    """The computer players (games.engine.bots.BOT_LEVELS), as the pages name them."""
+
+    RANDOM = "random", _("Computer (random)")
+    GOOD = "good", _("Computer (good)")
+    EXPERT = "expert", _("Computer (expert)")
+
+
 class GameKind(models.TextChoices):
     SCAT = "scat", "Scat"
     SCATTLE = "scattle", "Scattle"

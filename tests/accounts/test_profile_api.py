@@ -162,4 +162,4 @@ def test_only_rated_games_earn_a_place_on_the_leaderboard(anon_client, alice, bo
     assert [e["username"] for e in anon_client.get("/api/v1/leaderboard/scat/").json()["results"]] == ["alice", "bob"]
     html = anon_client.get("/leaderboard/?kind=scat").content.decode()
     assert "charlie" not in html
-    assert "Bot (random)" not in html  # the bot, too, has played no rated game
+    assert "Computer (random)" not in html  # the bot, too, has played no rated game

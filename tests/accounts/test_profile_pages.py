@@ -6,6 +6,8 @@ from django.utils import translation
 
 from accounts.charts import rating_chart
 from accounts.models import RatingHistory
+from games.engine.bots import BOT_LEVELS
+from games.models import BotLevel
 
 from .helpers import lose_to_bot, win
 
@@ -73,8 +75,15 @@ def test_the_leaderboard_page_lists_players_by_rank_per_kind(client, alice, bob,
     html = client.get("/leaderboard/").content.decode()
     positions = [html.index(f'href="/users/{name}/"') for name in ("alice", "charlie", "bob")]
     assert positions == sorted(positions)
-    assert "Bot (good)" in html
+    assert "Computer (good)" in html
     assert 'aria-current="page">Scat' in html
 
     scattle = client.get("/leaderboard/?kind=scattle").content.decode()
     assert "Nobody is rated in this game yet." in scattle
+
+
+def test_the_leaderboard_names_the_computer_players_in_the_readers_language(client, charlie):
+    lose_to_bot(charlie)
+    client.cookies["django_language"] = "tr"
+    assert "Bilgisayar (iyi)" in client.get("/leaderboard/").content.decode()
+    assert set(BotLevel.values) == set(BOT_LEVELS), "every level has its name"
