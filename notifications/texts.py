@@ -38,6 +38,8 @@ def text_of(notification: Notification) -> str:
         return _("Round %(round)s of %(name)s has started: your table is ready.") % values
     if kind == NotificationKind.TOURNAMENT_OVER:
         values = {"name": payload.get("name"), "place": payload.get("place")}
+        if payload.get("reason") == "creator":
+            return _("%(name)s was called off by its creator.") % values
         if payload.get("cancelled"):
             return _("%(name)s was cancelled: too few players entered.") % values
         return _("%(name)s is over: you finished in place %(place)s.") % values

@@ -22,6 +22,11 @@ class TournamentStatus(models.TextChoices):
     FINISHED = "finished", _("finished")
 
 
+class CancelReason(models.TextChoices):
+    TOO_FEW_PLAYERS = "too_few_players", _("too few players had entered when it was due to start")
+    CREATOR = "creator", _("its creator called it off")
+
+
 class VacationPolicy(models.TextChoices):
     # The games' clocks stop for a player on vacation, so the round waits for them.
     PAUSES = "pauses", _("a player's vacation stops their clocks, and the round waits")
@@ -52,8 +57,9 @@ class Tournament(models.Model):
     )
     creator = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_tournaments")
     status = models.CharField(max_length=16, choices=TournamentStatus.choices, default=TournamentStatus.OPEN)
-    # Finished without being played: too few players when it was due to start.
+    # Finished without being played, and why.
     cancelled = models.BooleanField(default=False)
+    cancel_reason = models.CharField(max_length=16, choices=CancelReason.choices, blank=True)
     current_round = models.PositiveSmallIntegerField(default=0)
     created_at = models.DateTimeField(default=timezone.now)
     started_at = models.DateTimeField(null=True, blank=True)

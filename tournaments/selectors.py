@@ -117,6 +117,7 @@ def summary(tournament: Tournament, user: User | None, *, player_count: int | No
         "format": tournament.format,
         "status": tournament.status,
         "cancelled": tournament.cancelled,
+        "cancel_reason": tournament.cancel_reason or None,
         "table_size": tournament.table_size,
         "round_count": tournament.rounds,
         "current_round": tournament.current_round,

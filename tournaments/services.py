@@ -31,7 +31,17 @@ from notifications.models import NotificationKind
 from notifications.outbox import notify
 
 from . import pairing, selectors
-from .models import Bye, Entry, Round, Table, Tournament, TournamentFormat, TournamentStatus, VacationPolicy
+from .models import (
+    Bye,
+    CancelReason,
+    Entry,
+    Round,
+    Table,
+    Tournament,
+    TournamentFormat,
+    TournamentStatus,
+    VacationPolicy,
+)
 from .scoring import as_number
 
 MIN_PLAYERS = 2
@@ -198,6 +208,21 @@ def start_tournament(*, tournament_id: str, user: User, now: datetime | None = N
     return tournament
 
 
+@transaction.atomic
+def cancel_tournament(*, tournament_id: str, user: User, now: datetime | None = None) -> Tournament:
+    """Call off a tournament that has not started (the creator only): it finishes unplayed, and the
+    players entered hear of it."""
+    tournament = _lock(tournament_id)
+    if tournament.creator_id != user.pk:
+        raise Forbidden("Only the tournament's creator can cancel it.", "not_creator")
+    if tournament.status != TournamentStatus.OPEN:
+        raise Conflict(
+            f"The tournament is {tournament.status}; only an open one can be cancelled.", "tournament_not_open"
+        )
+    _finish(tournament, now or timezone.now(), cancel_reason=CancelReason.CREATOR)
+    return tournament
+
+
 def start_due_tournaments(now: datetime | None = None) -> list[str]:
     """Start (or, with too few players, cancel) the open tournaments whose starts_at has come; one
     transaction each. The public ids of those handled."""
@@ -212,7 +237,7 @@ def start_due_tournaments(now: datetime | None = None) -> list[str]:
             if tournament is None or tournament.status != TournamentStatus.OPEN:
                 continue  # another sweep or the creator got there first
             if Entry.objects.filter(tournament=tournament).count() < MIN_PLAYERS:
-                _finish(tournament, now, cancelled=True)
+                _finish(tournament, now, cancel_reason=CancelReason.TOO_FEW_PLAYERS)
             else:
                 _start(tournament, now)
             handled.append(tournament_id)
@@ -351,19 +376,23 @@ def game_ended(*, game: Game, now: datetime | None = None) -> bool:
 
 
 def _finish(
-    tournament: Tournament, now: datetime, *, cancelled: bool = False, finished_game: Game | None = None
+    tournament: Tournament, now: datetime, *, cancel_reason: str = "", finished_game: Game | None = None
 ) -> None:
     tournament.status = TournamentStatus.FINISHED
     tournament.finished_at = now
-    tournament.cancelled = cancelled
-    tournament.save(update_fields=["status", "finished_at", "cancelled"])
+    tournament.cancelled = bool(cancel_reason)
+    tournament.cancel_reason = cancel_reason
+    tournament.save(update_fields=["status", "finished_at", "cancelled", "cancel_reason"])
     payload = {"tournament": tournament.public_id, "name": tournament.name, "round": tournament.current_round}
-    if cancelled:
-        user_ids = list(Entry.objects.filter(tournament=tournament).values_list("user_id", flat=True))
-        notify(
-            NotificationKind.TOURNAMENT_OVER,
-            [(user_id, None, {**payload, "game": None, "cancelled": True}) for user_id in user_ids],
-        )
+    if cancel_reason:
+        entered = Entry.objects.filter(tournament=tournament).values_list("user_id", flat=True)
+        told = [
+            user_id
+            for user_id in entered
+            if not (cancel_reason == CancelReason.CREATOR and user_id == tournament.creator_id)
+        ]
+        cancelled = {**payload, "game": None, "cancelled": True, "reason": cancel_reason}
+        notify(NotificationKind.TOURNAMENT_OVER, [(user_id, None, cancelled) for user_id in told])
         return
     rows = selectors.standings(tournament, finished_game=finished_game)
     notify(

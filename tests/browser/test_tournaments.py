@@ -64,3 +64,21 @@ def test_a_player_joins_from_the_list_sees_their_table_and_plays_a_move(new_page
     assert game.version == before + 1
     assert game.moves.order_by("-seq").first().user_id == bob.pk
     assert page.errors == []
+
+
+def test_the_creator_calls_off_a_tournament_from_its_page(new_page, live_server, players):
+    alice, bob = players
+    tournament = services.create_tournament(
+        creator=alice, name="Rainy Scat", kind="scat", format="swiss", table_size=2, rounds=1
+    )
+    services.join_tournament(tournament_id=tournament.public_id, user=bob)
+    page = new_page()
+    log_in(page, live_server.url, "alice", "en")
+    page.goto(f"{live_server.url}/tournaments/{tournament.public_id}/")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Call off the tournament").click()
+    page.get_by_text("Called off by alice.").wait_for()
+    assert page.get_by_role("button", name="Start now").count() == 0
+    tournament.refresh_from_db()
+    assert tournament.cancel_reason == "creator"
+    assert page.errors == []

@@ -115,6 +115,35 @@ def test_join_leave_start_and_their_refusals(alice_client, bob_client, charlie_c
     assert_error(bob_client.post(f"{url}/withdraw/"), 409)
 
 
+def test_the_creator_calls_off_an_open_tournament_and_the_players_are_told(alice_client, bob_client, charlie_client):
+    t = create(alice_client)
+    url = f"/api/v1/tournaments/{t['id']}"
+    bob_client.post(f"{url}/join/")
+    assert_error(bob_client.post(f"{url}/cancel/"), 403, "not_creator")
+
+    called_off = alice_client.post(f"{url}/cancel/").json()
+    assert (called_off["status"], called_off["cancelled"], called_off["cancel_reason"]) == ("finished", True, "creator")
+    assert_error(charlie_client.post(f"{url}/join/"), 409, "tournament_not_open")
+    assert_error(alice_client.post(f"{url}/start/"), 409, "tournament_not_open")
+    assert_error(alice_client.post(f"{url}/cancel/"), 409, "tournament_not_open")
+
+    def told(client) -> list[dict]:
+        notices = client.get("/api/v1/notifications/").json()["results"]
+        return [n for n in notices if n["kind"] == "tournament_over"]
+
+    [bobs] = told(bob_client)
+    assert bobs["text"] == "Autumn Scat was called off by its creator." and bobs["payload"]["reason"] == "creator"
+    assert told(alice_client) == [], "she called it off herself"
+
+
+def test_a_running_tournament_cannot_be_called_off(alice_client, bob_client):
+    t = create(alice_client)
+    bob_client.post(f"/api/v1/tournaments/{t['id']}/join/")
+    alice_client.post(f"/api/v1/tournaments/{t['id']}/start/")
+    assert_error(alice_client.post(f"/api/v1/tournaments/{t['id']}/cancel/"), 409, "tournament_not_open")
+    assert alice_client.get(f"/api/v1/tournaments/{t['id']}/").json()["cancel_reason"] is None
+
+
 def test_unknown_and_malformed_ids_are_404s(alice_client):
     assert_error(alice_client.get("/api/v1/tournaments/nosuchthing/"), 404)
     assert_error(alice_client.post("/api/v1/tournaments/nosuchthing/join/"), 404)

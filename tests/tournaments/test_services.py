@@ -141,6 +141,7 @@ def test_a_tournament_due_to_start_is_started_by_the_sweep_or_cancelled_without_
     empty.refresh_from_db()
     assert full.status == TournamentStatus.RUNNING and full.current_round == 1
     assert empty.status == TournamentStatus.FINISHED and empty.cancelled
+    assert empty.cancel_reason == "too_few_players"
 
 
 def test_players_who_block_each_other_never_share_a_table(postgres):

@@ -9,7 +9,7 @@ from games import clock
 from games.api.serializers import TimeBankSerializer, paginated
 from games.engine import KINDS
 from games.models import GameStatus, TimeoutPolicy
-from tournaments.models import TournamentFormat, TournamentStatus, VacationPolicy
+from tournaments.models import CancelReason, TournamentFormat, TournamentStatus, VacationPolicy
 from tournaments.services import MAX_PLAYERS, MAX_ROUNDS, NAME_MAX
 
 # --- input -------------------------------------------------------------------------------------
@@ -68,7 +68,13 @@ class TournamentSummarySerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=KINDS)
     format = serializers.ChoiceField(choices=TournamentFormat.choices)
     status = serializers.ChoiceField(choices=TournamentStatus.choices)
-    cancelled = serializers.BooleanField(help_text="Finished unplayed: too few players at starts_at.")
+    cancelled = serializers.BooleanField(help_text="Finished unplayed (cancel_reason says why).")
+    cancel_reason = serializers.ChoiceField(
+        choices=CancelReason.choices,
+        allow_null=True,
+        help_text="too_few_players: fewer than two at starts_at; creator: its creator called it off; "
+        "null unless cancelled.",
+    )
     table_size = serializers.IntegerField()
     round_count = serializers.IntegerField(help_text="Rounds planned (a round robin's are known once it starts).")
     current_round = serializers.IntegerField(help_text="0 before the start.")

@@ -10,6 +10,7 @@ urlpatterns = [
     path("tournaments/<public_id:tournament_id>/join/", views.JoinView.as_view(), name="api-tournament-join"),
     path("tournaments/<public_id:tournament_id>/leave/", views.LeaveView.as_view(), name="api-tournament-leave"),
     path("tournaments/<public_id:tournament_id>/start/", views.StartView.as_view(), name="api-tournament-start"),
+    path("tournaments/<public_id:tournament_id>/cancel/", views.CancelView.as_view(), name="api-tournament-cancel"),
     path(
         "tournaments/<public_id:tournament_id>/withdraw/", views.WithdrawView.as_view(), name="api-tournament-withdraw"
     ),

@@ -152,6 +152,15 @@ class StartView(TournamentActionView):
 
 
 @extend_schema(request=None, responses={200: s.TournamentDetailSerializer})
+class CancelView(TournamentActionView):
+    """Call off a tournament that has not started (the creator only): it finishes unplayed, and the
+    players entered are told."""
+
+    def perform(self, request, tournament_id):
+        return services.cancel_tournament(tournament_id=tournament_id, user=request.user)
+
+
+@extend_schema(request=None, responses={200: s.TournamentDetailSerializer})
 class WithdrawView(TournamentActionView):
     """Leave a running tournament: your running games are resigned and you are paired no more."""
 

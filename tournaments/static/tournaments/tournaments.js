@@ -126,6 +126,7 @@ function newTournamentForm(root) {
 // --- one tournament --------------------------------------------------------------------------
 
 function statusText(t) {
+  if (t.cancelled && t.cancel_reason === "creator") return format(gettext("Called off by %(name)s."), { name: t.creator });
   if (t.cancelled) return gettext("Cancelled: too few players had entered when it was due to start.");
   if (t.status === "open") {
     const start = t.starts_at ? format(gettext("It starts %(when)s."), { when: when(t.starts_at) }) : format(gettext("It starts when %(name)s starts it."), { name: t.creator });
@@ -172,7 +173,10 @@ function actionButtons(root, t, reload) {
   if (t.status === "open") {
     if (!t.you.entered && t.player_count < t.max_players) buttons.push(act("join", gettext("Join")));
     if (t.you.entered) buttons.push(act("leave", gettext("Leave"), { style: "secondary" }));
-    if (t.you.is_creator) buttons.push(act("start", gettext("Start now")));
+    if (t.you.is_creator) {
+      buttons.push(act("start", gettext("Start now")));
+      buttons.push(act("cancel", gettext("Call off the tournament"), { style: "danger", confirmText: gettext("Call off the tournament? It will not be played, and the players entered are told.") }));
+    }
   } else if (t.status === "running" && t.you.entered && !t.you.withdrawn) {
     buttons.push(act("withdraw", gettext("Withdraw"), { style: "danger", confirmText: gettext("Withdraw from the tournament? Your running games are resigned.") }));
   }

@@ -1,0 +1,29 @@
+from django.db import migrations, models
+
+
+def too_few_players(apps, schema_editor):
+    """Until now a tournament was cancelled only for want of players at its start."""
+    Tournament = apps.get_model("tournaments", "Tournament")
+    Tournament.objects.filter(cancelled=True).update(cancel_reason="too_few_players")
+
+
+class Migration(migrations.Migration):
+    dependencies = [
+        ("tournaments", "0001_initial"),
+    ]
+
+    operations = [
+        migrations.AddField(
+            model_name="tournament",
+            name="cancel_reason",
+            field=models.CharField(
+                blank=True,
+                choices=[
+                    ("too_few_players", "too few players had entered when it was due to start"),
+                    ("creator", "its creator called it off"),
+                ],
+                max_length=16,
+            ),
+        ),
+        migrations.RunPython(too_few_players, migrations.RunPython.noop),
+    ]
