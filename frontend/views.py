@@ -121,8 +121,9 @@ def new_game(request: HttpRequest) -> HttpResponse:
                 "duplicate_invite": "invite",
                 "invite_self": "invite",
                 "advice_in_rated_game": "advice",
+                "bad_option": f"{data['kind']}-{exc.option}" if exc.option else "seats",
             }.get(exc.code)
-            form.add_error(field if field else None, error_message(exc))
+            form.add_error(field if field in form.fields else None, error_message(exc))
         else:
             return redirect("game", game_id=game.public_id)
     return render(request, "frontend/new_game.html", {"form": form})

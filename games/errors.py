@@ -6,13 +6,19 @@ from typing import Any
 
 
 class GameError(Exception):
+    """`option` names the game option a refusal is about, where there is one (a page shows the
+    refusal beside that option's field)."""
+
     code = "game_error"
 
-    def __init__(self, message: str, code: str | None = None, details: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self, message: str, code: str | None = None, details: dict[str, Any] | None = None, *, option: str | None = None
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.code = code or self.code
         self.details = details or {}
+        self.option = option
 
 
 class Invalid(GameError):

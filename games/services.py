@@ -105,7 +105,7 @@ def create_game(
         # Stored as chosen ("auto" included): _start resolves them for the seats that really play.
         options = rules.validate_options(chosen)
     except BadOption as exc:
-        raise Invalid(exc.message, "bad_option", {"options": [exc.message]}) from exc
+        raise Invalid(exc.message, "bad_option", {"options": [exc.message]}, option=exc.option) from exc
     bank = checked_time_control(move_time_limit, time_bank)
     bots = list(bots or [])
     for level in bots:
@@ -341,7 +341,7 @@ def start_game(*, game_id: str, user: User) -> Game:
     try:
         rules.validate_options(game.options, len(taken))
     except BadOption as exc:
-        raise Conflict(exc.message, "bad_seat_count") from exc
+        raise Conflict(exc.message, "bad_seat_count", option=exc.option) from exc
     invitations_over(game, _waiting_invitees(seats))
     Seat.objects.filter(game=game).exclude(pk__in=[s.pk for s in taken]).delete()
     # Close the gaps so seat numbers run 0..n-1 in joining order (rules C2).

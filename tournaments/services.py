@@ -153,7 +153,7 @@ def _checked_options(kind: str, options: dict[str, Any], table_size: int, bots_f
             rules.validate_options(options, seats)
         return rules.validate_options(options)
     except BadOption as exc:
-        raise Invalid(exc.message, "bad_option", {"options": [exc.message]}) from exc
+        raise Invalid(exc.message, "bad_option", {"options": [exc.message]}, option=exc.option) from exc
 
 
 def _checked_time_control(move_time_limit: int, time_bank: dict[str, int] | None) -> TimeControlChoice:

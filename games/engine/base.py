@@ -139,7 +139,7 @@ def check_option(spec: dict[str, Any], value: Any) -> Any:
     if kind == "bool":
         if isinstance(value, bool):
             return value
-        raise BadOption(f"Option {name!r} must be true or false; got {show_value(value)}.")
+        raise BadOption(f"Option {name!r} must be true or false; got {show_value(value)}.", name)
     if kind in ("int", "int_or_null"):
         if value is None and kind == "int_or_null":
             return None
@@ -149,12 +149,15 @@ def check_option(spec: dict[str, Any], value: Any) -> Any:
         auto = ', or "auto"' if spec.get("auto") else ""
         raise BadOption(
             f"Option {name!r} must be a whole number from {spec['min']} to {spec['max']}{empty}{auto}; "
-            f"got {show_value(value)}."
+            f"got {show_value(value)}.",
+            name,
         )
     if kind == "seat_or_random":
         if value == "random" or (is_int(value) and spec.get("min", 0) <= value <= spec.get("max", value)):
             return value
-        raise BadOption(f"Option {name!r} must be 'random' or a seat number (0, 1, ...); got {show_value(value)}.")
+        raise BadOption(
+            f"Option {name!r} must be 'random' or a seat number (0, 1, ...); got {show_value(value)}.", name
+        )
     for choice in spec["choices"]:
         if choice is None:
             if value is None:
@@ -165,5 +168,6 @@ def check_option(spec: dict[str, Any], value: Any) -> Any:
         elif isinstance(value, (int, float)) and not isinstance(value, bool) and value == choice:
             return choice
     raise BadOption(
-        f"Option {name!r} must be one of {', '.join(show_value(c) for c in spec['choices'])}; got {show_value(value)}."
+        f"Option {name!r} must be one of {', '.join(show_value(c) for c in spec['choices'])}; got {show_value(value)}.",
+        name,
     )

@@ -18,7 +18,9 @@ class IllegalAction(ValueError):
 
 
 class BadOption(IllegalAction):
-    """An unknown game option, or a value the option does not take."""
+    """An unknown game option, or a value the option does not take; `option` names the one at fault
+    where one is (None: the options as a whole, or the number of seats)."""
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, option: str | None = None) -> None:
         super().__init__("bad_option", message)
+        self.option = option

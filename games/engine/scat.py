@@ -231,7 +231,8 @@ class ScatRules:
         unknown = [name for name in options if name not in _SPECS_BY_NAME]
         if unknown:
             raise BadOption(
-                f"Unknown option {show_value(unknown[0])} for Scat; the options are {', '.join(_SPECS_BY_NAME)}."
+                f"Unknown option {show_value(unknown[0])} for Scat; the options are {', '.join(_SPECS_BY_NAME)}.",
+                str(unknown[0]),
             )
         result = dict(DEFAULT_OPTIONS)
         for name, value in options.items():
@@ -239,7 +240,8 @@ class ScatRules:
         if result["min_players"] > result["max_players"]:
             raise BadOption(
                 f"Option 'min_players' ({result['min_players']}) is larger than 'max_players' "
-                f"({result['max_players']})."
+                f"({result['max_players']}).",
+                "min_players",
             )
         seat_limit = result["max_players"]
         if num_seats is not None:
@@ -254,7 +256,9 @@ class ScatRules:
         dealer = result["first_dealer"]
         if dealer != "random" and dealer >= seat_limit:
             raise BadOption(
-                f"Option 'first_dealer' must be 'random' or a seat number below {seat_limit}; got {show_value(dealer)}."
+                f"Option 'first_dealer' must be 'random' or a seat number below {seat_limit}; "
+                f"got {show_value(dealer)}.",
+                "first_dealer",
             )
         return result
 

@@ -124,7 +124,8 @@ def validate_options(options: dict[str, Any] | None = None, num_seats: int | Non
         raise BadOption(f"Options must be an object of option names and values, not {options!r}.")
     unknown = sorted(str(key) for key in options if key not in _SPECS_BY_NAME)
     if unknown:
-        raise BadOption(f"Unknown Scattle option {unknown[0]!r}; the options are {', '.join(_SPECS_BY_NAME)}.")
+        message = f"Unknown Scattle option {unknown[0]!r}; the options are {', '.join(_SPECS_BY_NAME)}."
+        raise BadOption(message, unknown[0])
     opts = dict(_DEFAULTS)
     opts.update(options)
     for spec in _OPTION_SPECS:
@@ -133,29 +134,36 @@ def validate_options(options: dict[str, Any] | None = None, num_seats: int | Non
         top = MAX_SEATS_ONE_DECK if opts["deck_count"] == 1 else MAX_SEATS_TWO_DECKS
         if not is_int(num_seats) or not MIN_SEATS <= num_seats <= top:
             decks = "auto decks" if opts["deck_count"] == "auto" else f"{opts['deck_count']} deck(s)"
-            raise BadOption(f"Scattle with {decks} takes {MIN_SEATS} to {top} players, not {num_seats!r}.")
+            raise BadOption(
+                f"Scattle with {decks} takes {MIN_SEATS} to {top} players, not {num_seats!r}.", "deck_count"
+            )
         resolved = auto_values(num_seats, opts["deck_count"])
         opts = {**opts, **{name: resolved[name] for name in resolved if opts[name] == "auto"}}
     most_decks = 2 if opts["deck_count"] == "auto" else opts["deck_count"]
     if opts["max_group_size"] > 4 * most_decks:
         raise BadOption(
             f"Option max_group_size must be at most {4 * most_decks} with {most_decks} deck(s), "
-            f"not {opts['max_group_size']}."
+            f"not {opts['max_group_size']}.",
+            "max_group_size",
         )
     if not opts["stalemate_end"] and opts["max_stock_rebuilds"] is None:
         raise BadOption(
-            "Option max_stock_rebuilds must be set (not null) when stalemate_end is false, or the game could never end."
+            "Option max_stock_rebuilds must be set (not null) when stalemate_end is false, "
+            "or the game could never end.",
+            "max_stock_rebuilds",
         )
     if num_seats is not None:
         deck_size = 52 * opts["deck_count"]
         if opts["hand_size"] * num_seats + 1 >= deck_size:
             raise BadOption(
                 f"Option hand_size {opts['hand_size']} is too large: {num_seats} hands of {opts['hand_size']} "
-                f"and the up-card would leave no stock of the {deck_size} cards."
+                f"and the up-card would leave no stock of the {deck_size} cards.",
+                "hand_size",
             )
         if is_int(opts["first_player"]) and opts["first_player"] >= num_seats:
             raise BadOption(
-                f"Option first_player must be a seat from 0 to {num_seats - 1}, not {opts['first_player']}."
+                f"Option first_player must be a seat from 0 to {num_seats - 1}, not {opts['first_player']}.",
+                "first_player",
             )
     return opts
 

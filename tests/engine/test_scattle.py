@@ -365,7 +365,7 @@ def test_defaults_are_the_rules_table_defaults() -> None:
 def test_a_bad_option_is_refused_by_name(options: dict[str, Any], named: str) -> None:
     with pytest.raises(BadOption, match=named) as error:
         RULES.validate_options(options)
-    assert error.value.code == "bad_option"
+    assert (error.value.code, error.value.option) == ("bad_option", named)
 
 
 def test_stalemate_end_may_be_off_when_rebuilds_are_limited() -> None:

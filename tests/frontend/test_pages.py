@@ -209,6 +209,21 @@ def test_play_again_shows_a_game_only_to_who_may_see_it(alice, bob):
     assert form["seats"].value() == 3 and not form["invite"].value(), "its setup, but nobody invited"
 
 
+@pytest.mark.parametrize("language", ["en", "tr"])
+def test_rules_options_that_do_not_fit_are_refused_beside_the_option_at_fault(alice, language):
+    client = page_client(alice)
+    client.cookies["django_language"] = language
+    endless = new_game_form_data("scattle", **{"scattle-max_stock_rebuilds": ""})
+    endless.pop("scattle-stalemate_end")  # unticked: with no limit on rebuilds, a game could never end
+    too_few_seats = new_game_form_data("scat", **{"scat-min_players": "3"})  # two seats
+    for data, field in ((endless, "scattle-max_stock_rebuilds"), (too_few_seats, "seats")):
+        response = client.post("/games/new/", data)
+        assert response.status_code == 200
+        errors = response.context["form"].errors
+        assert list(errors) == [field], errors
+    assert not Game.objects.exists()
+
+
 def test_a_time_bank_game(alice):
     data = new_game_form_data(time_control="bank", bank_initial="86400", bank_increment="3600", bank_cap="604800")
     response = page_client(alice).post("/games/new/", data)
