@@ -15,7 +15,12 @@ from .engine.base import EDITION
 
 
 def new_public_id() -> str:
-    return secrets.token_urlsafe(9)
+    """Twelve URL-safe characters, never starting with a dash: a command line would take such an id
+    (as in `follow_game.py URL ID`) for an option."""
+    public_id = secrets.token_urlsafe(9)
+    while public_id.startswith("-"):
+        public_id = secrets.token_urlsafe(9)
+    return public_id
 
 
 class GameStatus(models.TextChoices):

@@ -23,7 +23,7 @@ import pytest
 
 from accounts.models import ApiToken
 from games import services
-from games.models import Game
+from games.models import Game, new_public_id
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -36,6 +36,10 @@ SHORT = {
     "scat": {"initial_tokens": 1, "on_the_county": False, "max_rounds_per_hand": 5},
     "scattle": {"target_score": 3},
 }
+
+
+def test_no_game_id_starts_with_a_dash_that_the_client_would_take_for_an_option():
+    assert not [public_id for public_id in (new_public_id() for _ in range(5000)) if public_id.startswith("-")]
 
 
 @dataclass

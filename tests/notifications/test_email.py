@@ -16,17 +16,16 @@ from notifications import outbox, tasks
 from notifications.models import Delivery, DeliveryStatus, NotificationKind, PlayerPreference
 
 
-def invitation_email(user, game) -> Delivery:
-    """An invitation's email: sent as soon as the sweep finds it (a turn's email may be held back, see
-    test_timing)."""
-    payload = {"game": game.public_id, "kind": game.kind, "from": "alice"}
-    outbox.notify(NotificationKind.INVITATION, [(user.pk, game, payload)])
-    return Delivery.objects.get(notification__user=user, notification__kind="invitation", channel="email")
+def invitation_email(creator, user) -> Delivery:
+    """The email of `creator`'s invitation of `user` to a new game: sent as soon as the sweep finds it
+    (a turn's email may be held back, see test_timing)."""
+    game = services.create_game(creator=creator, kind="scat", num_seats=2, invite=[user.username])
+    return Delivery.objects.get(notification__user=user, notification__game=game, channel="email")
 
 
 def test_an_email_is_sent_once_with_a_link_to_the_game(alice, bob):
-    game = services.create_game(creator=alice, kind="scat", num_seats=2)
-    delivery = invitation_email(bob, game)
+    delivery = invitation_email(alice, bob)
+    game = delivery.notification.game
 
     assert sending.deliver(delivery.pk) == "sent"
     assert sending.deliver(delivery.pk) == "busy"  # a repeated task sends nothing
@@ -44,9 +43,7 @@ def test_an_email_is_sent_once_with_a_link_to_the_game(alice, bob):
 def test_the_email_speaks_the_players_language(alice, bob):
     bob.language = "tr"
     bob.save(update_fields=["language"])
-    game = services.create_game(creator=alice, kind="scat", num_seats=2)
-
-    sending.deliver(invitation_email(bob, game).pk)
+    sending.deliver(invitation_email(alice, bob).pk)
 
     [message] = mail.outbox
     assert "Scat" in message.subject and "invites you" not in message.subject
@@ -55,8 +52,7 @@ def test_the_email_speaks_the_players_language(alice, bob):
 def test_a_player_without_an_address_gets_a_retry_and_the_reason(alice, bob):
     bob.email = ""
     bob.save(update_fields=["email"])
-    game = services.create_game(creator=alice, kind="scat", num_seats=2)
-    delivery = invitation_email(bob, game)
+    delivery = invitation_email(alice, bob)
 
     assert sending.deliver(delivery.pk) == "retry"
 
@@ -104,8 +100,9 @@ class SessionCountingBackend(locmem.EmailBackend):
 def test_a_batch_of_emails_shares_one_mail_server_session(alice, bob, charlie, settings):
     settings.EMAIL_BACKEND = f"{__name__}.SessionCountingBackend"
     SessionCountingBackend.sessions = 0
-    game = services.create_game(creator=alice, kind="scat", num_seats=2)
-    deliveries = [invitation_email(user, game).pk for user in (alice, bob, charlie)]
+    deliveries = [
+        invitation_email(creator, user).pk for creator, user in ((alice, bob), (bob, charlie), (charlie, alice))
+    ]
 
     assert tasks.deliver(deliveries) == ["sent", "sent", "sent"]
 
