@@ -173,6 +173,14 @@ class NewGameForm(forms.Form):
             if other != kind:
                 for name in names:
                     self._errors.pop(name, None)
+        # Nor in the time control not chosen.
+        unused = (
+            ["move_time_limit"]
+            if data.get("time_control") == "bank"
+            else ["bank_initial", "bank_increment", "bank_cap"]
+        )
+        for name in unused:
+            self._errors.pop(name, None)
         if data.get("time_control") == "bank":
             for name in ("bank_initial", "bank_increment", "bank_cap"):
                 if data.get(name) in (None, ""):

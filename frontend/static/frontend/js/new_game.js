@@ -1,5 +1,7 @@
 // The new-game form shows the rules of the chosen game only, and the fields of the chosen time
 // control. Without this script every fieldset shows, and the server reads only the chosen ones.
+// The others are hidden, not disabled: they are sent all the same, so that a page redrawn after
+// an error keeps what they held.
 // It also says what Scattle's "auto" decks and target will be for the seats chosen.
 import { format, gettext, ngettext } from "./i18n.js";
 
@@ -42,14 +44,10 @@ function main() {
   const timeControl = form.elements.namedItem("time_control");
   const sync = () => {
     for (const fieldset of form.querySelectorAll("fieldset[data-kind]")) {
-      const shown = fieldset.dataset.kind === kind.value;
-      fieldset.hidden = !shown;
-      fieldset.disabled = !shown;
+      fieldset.hidden = fieldset.dataset.kind !== kind.value;
     }
     for (const block of form.querySelectorAll("[data-time-control]")) {
-      const shown = block.dataset.timeControl === timeControl.value;
-      block.hidden = !shown;
-      for (const control of block.querySelectorAll("select, input")) control.disabled = !shown;
+      block.hidden = block.dataset.timeControl !== timeControl.value;
     }
   };
   kind.addEventListener("change", sync);
