@@ -25,7 +25,13 @@ from .errors import GameError
 
 
 class VacationForm(forms.Form):
-    until = forms.DateField(label=_("Away until (end of that day)"), widget=forms.DateInput(attrs={"type": "date"}))
+    # A date input shows and sends the ISO date whatever the page's language ("09/12/2026" in a
+    # Turkish page was no date to the browser, and the field came up empty).
+    until = forms.DateField(
+        label=_("Away until (end of that day)"),
+        input_formats=["%Y-%m-%d"],
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+    )
 
     def until_moment(self) -> datetime:
         day = self.cleaned_data["until"]

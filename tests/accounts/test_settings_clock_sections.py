@@ -76,3 +76,13 @@ def test_a_refused_vacation_is_explained_in_the_readers_language(client, alice):
     html = client.post("/settings/vacation/", {"until": until.isoformat()}).content.decode()
     assert "Bu, bu y\u0131l kalan tatil günlerinizden fazla." in html  # \u0131: the dotless i
     assert "vacation days left this year" not in html
+
+
+def test_the_vacation_date_is_an_iso_date_in_every_language(client, alice):
+    from django.utils import timezone
+
+    client.force_login(alice)
+    in_a_week = (timezone.localdate() + timezone.timedelta(days=7)).isoformat()
+    for language in ("en", "tr", "fa"):
+        client.cookies["django_language"] = language
+        assert f'type="date" name="until" value="{in_a_week}"' in client.get("/settings/").content.decode(), language
