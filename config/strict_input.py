@@ -9,12 +9,11 @@ from rest_framework import serializers
 NOT_A_FIELD = "“{name}” is not a field here; the fields are {known}."
 
 
-def refuse_unknown_fields(serializer: serializers.Serializer, message: str = NOT_A_FIELD) -> None:
-    """Raise a 400 naming each field of the request body that `serializer` does not take (`message`
-    is formatted with the field's `name` and the `known` ones)."""
-    sent: Any = serializer.initial_data
+def refuse_unknown_fields(serializer: serializers.Serializer, sent: Any, message: str = NOT_A_FIELD) -> None:
+    """Raise a 400 naming each field of `sent` (a request body) that `serializer` does not take
+    (`message` is formatted with the field's `name` and the `known` ones)."""
     if not isinstance(sent, dict):
-        return
+        return  # the serializer itself says what it wanted instead
     unknown = sorted(set(sent) - set(serializer.fields))
     if unknown:
         known = ", ".join(serializer.fields)
@@ -22,3 +21,14 @@ def refuse_unknown_fields(serializer: serializers.Serializer, message: str = NOT
             {name: [message.format(name=name, known=known)] for name in unknown},
             code="unknown_field",
         )
+
+
+class KnownFieldsOnly:
+    """For the serializers of request bodies (first among the bases): a field they do not take is a
+    400 that names it, never silently dropped."""
+
+    unknown_field_message = NOT_A_FIELD
+
+    def to_internal_value(self, data: Any) -> Any:
+        refuse_unknown_fields(self, data, self.unknown_field_message)
+        return super().to_internal_value(data)

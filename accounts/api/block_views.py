@@ -12,9 +12,10 @@ from accounts import blocks
 from accounts.api.serializers import ErrorSerializer
 from accounts.models import Block
 from config.api_errors import ApiError
+from config.strict_input import KnownFieldsOnly
 
 
-class BlockRequestSerializer(serializers.Serializer):
+class BlockRequestSerializer(KnownFieldsOnly, serializers.Serializer):
     username = serializers.CharField(max_length=150, help_text="The player to block.")
 
 

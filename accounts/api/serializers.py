@@ -19,7 +19,7 @@ from accounts.validators import (
 )
 from config.api_errors import ApiError
 from config.client_address import client_address
-from config.strict_input import refuse_unknown_fields
+from config.strict_input import KnownFieldsOnly
 from games.api.serializers import paginated
 from games.engine import KINDS
 
@@ -34,7 +34,7 @@ class TooManyFailedLogins(ApiError):
         self.wait = retry_after  # DRF's exception handler sends it as Retry-After
 
 
-class TokenRequestSerializer(serializers.Serializer):
+class TokenRequestSerializer(KnownFieldsOnly, serializers.Serializer):
     username = serializers.CharField()
     password = serializers.CharField(style={"input_type": "password"}, trim_whitespace=False)
     name = serializers.CharField(required=False, max_length=60, help_text="A label for the token, e.g. your client.")
@@ -65,8 +65,10 @@ class MeSerializer(serializers.ModelSerializer):
         read_only_fields = ("username", "date_joined")
 
 
-class ProfileUpdateSerializer(serializers.ModelSerializer):
+class ProfileUpdateSerializer(KnownFieldsOnly, serializers.ModelSerializer):
     """PATCH /api/v1/me/: any of the four fields; the others stay as they are."""
+
+    unknown_field_message = "“{name}” cannot be changed here; send only {known}."
 
     display_name = serializers.CharField(
         required=False,
@@ -116,7 +118,6 @@ class ProfileUpdateSerializer(serializers.ModelSerializer):
         fields = ("display_name", "email", "time_zone", "language", "current_password")
 
     def validate(self, attrs):
-        refuse_unknown_fields(self, "“{name}” cannot be changed here; send only {known}.")
         if "display_name" in attrs:
             attrs["display_name"] = attrs["display_name"].strip()
         password = attrs.pop("current_password", "")
@@ -157,7 +158,7 @@ class ApiTokenSerializer(serializers.ModelSerializer):
         return isinstance(auth, ApiToken) and auth.pk == token.pk
 
 
-class ApiTokenCreateSerializer(serializers.Serializer):
+class ApiTokenCreateSerializer(KnownFieldsOnly, serializers.Serializer):
     name = serializers.CharField(
         max_length=TOKEN_NAME_MAX,
         help_text="A label to recognise the token by, such as the program that will use it.",

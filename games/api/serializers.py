@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from config.strict_input import refuse_unknown_fields
+from config.strict_input import KnownFieldsOnly
 from games import clock
 from games.engine import KINDS
 from games.engine.bots import BOT_LEVELS
@@ -17,7 +17,7 @@ from games.models import GameStatus, TimeoutPolicy
 # --- input -------------------------------------------------------------------------------------
 
 
-class TimeBankSerializer(serializers.Serializer):
+class TimeBankSerializer(KnownFieldsOnly, serializers.Serializer):
     initial = serializers.IntegerField(min_value=clock.MIN_MOVE_TIME, max_value=clock.MAX_MOVE_TIME)
     increment = serializers.IntegerField(min_value=0, max_value=clock.MAX_MOVE_TIME)
     cap = serializers.IntegerField(min_value=clock.MIN_MOVE_TIME, max_value=clock.MAX_MOVE_TIME)
@@ -28,7 +28,15 @@ class TimeBankSerializer(serializers.Serializer):
         return attrs
 
 
-class GameCreateSerializer(serializers.Serializer):
+def one_time_control(serializer: serializers.Serializer, attrs: dict) -> dict:
+    """A limit per move or a time bank, not both: with both, the bank would rule and the limit lie."""
+    if attrs.get("time_bank") is not None and "move_time_limit" in serializer.initial_data:
+        message = "Send move_time_limit or time_bank, not both: a game has a limit per move or a time bank."
+        raise serializers.ValidationError({"time_bank": [message]}, code="two_time_controls")
+    return attrs
+
+
+class GameCreateSerializer(KnownFieldsOnly, serializers.Serializer):
     kind = serializers.ChoiceField(choices=KINDS)
     seats = serializers.IntegerField(min_value=2, max_value=9, help_text="How many seats, yours included.")
     options = serializers.DictField(
@@ -69,9 +77,8 @@ class GameCreateSerializer(serializers.Serializer):
         help_text="The advisor's chances for each action on your turn (GET .../advice/); unrated games only.",
     )
 
-    def validate(self, attrs):
-        refuse_unknown_fields(self)
-        return attrs
+    def validate(self, attrs: dict) -> dict:
+        return one_time_control(self, attrs)
 
 
 class ActionSerializer(serializers.Serializer):
@@ -93,16 +100,16 @@ class ActionSerializer(serializers.Serializer):
         return {**data, **known}
 
 
-class MoveCreateSerializer(serializers.Serializer):
+class MoveCreateSerializer(KnownFieldsOnly, serializers.Serializer):
     action = ActionSerializer()
     version = serializers.IntegerField(min_value=0, help_text="The game's version you are answering.")
 
 
-class JoinSerializer(serializers.Serializer):
+class JoinSerializer(KnownFieldsOnly, serializers.Serializer):
     invite_token = serializers.CharField(required=False, default="", allow_blank=True, max_length=64)
 
 
-class InviteLinkCreateSerializer(serializers.Serializer):
+class InviteLinkCreateSerializer(KnownFieldsOnly, serializers.Serializer):
     days = serializers.IntegerField(required=False, default=14, min_value=1, max_value=60)
 
 

@@ -8,13 +8,14 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.strict_input import KnownFieldsOnly
 from games import vacations
 from notifications.outbox import preference_for
 
 from .views import service_errors
 
 
-class VacationStartSerializer(serializers.Serializer):
+class VacationStartSerializer(KnownFieldsOnly, serializers.Serializer):
     until = serializers.DateTimeField(help_text="When the vacation ends.")
 
 

@@ -12,6 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api_errors import ApiError
+from config.strict_input import KnownFieldsOnly
 from games.api.views import service_errors
 
 from .. import devices, vapid
@@ -36,12 +37,12 @@ class PushKeyView(APIView):
             raise ApiError("push_not_configured", "This site does not send pushes.", 404) from exc
 
 
-class PushKeysSerializer(serializers.Serializer):
+class PushKeysSerializer(KnownFieldsOnly, serializers.Serializer):
     p256dh = serializers.CharField(max_length=100, help_text="The browser's P-256 public key, base64url.")
     auth = serializers.CharField(max_length=40, help_text="The browser's 16-byte authentication secret, base64url.")
 
 
-class PushSubscriptionInputSerializer(serializers.Serializer):
+class PushSubscriptionInputSerializer(KnownFieldsOnly, serializers.Serializer):
     endpoint = serializers.CharField(max_length=1000, help_text="The push service's address for this browser.")
     keys = PushKeysSerializer()
     name = serializers.CharField(max_length=80, required=False, allow_blank=True, default="")

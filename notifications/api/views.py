@@ -11,6 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.strict_input import KnownFieldsOnly
 from games.api.views import PAGE_PARAMETER
 
 from .. import outbox, texts
@@ -39,7 +40,7 @@ class NotificationPageSerializer(serializers.Serializer):
     results = NotificationSerializer(many=True)
 
 
-class MarkReadSerializer(serializers.Serializer):
+class MarkReadSerializer(KnownFieldsOnly, serializers.Serializer):
     # Bounded by the id column (a bigint): a larger number is no id, not a database error.
     ids = serializers.ListField(
         child=serializers.IntegerField(min_value=1, max_value=MAX_NOTIFICATION_ID),
@@ -94,7 +95,7 @@ class TimeOfDayField(serializers.TimeField):
         super().__init__(format="%H:%M:%S", input_formats=["%H:%M", "%H:%M:%S"], **kwargs)
 
 
-class PreferenceSerializer(serializers.ModelSerializer):
+class PreferenceSerializer(KnownFieldsOnly, serializers.ModelSerializer):
     channels = serializers.DictField(
         child=serializers.ListField(child=serializers.ChoiceField(choices=Channel.choices)),
         required=False,

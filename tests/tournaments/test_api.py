@@ -175,7 +175,9 @@ def test_starts_at_in_the_future_is_kept_and_shown(alice_client):
 
 def test_a_time_bank_and_the_vacation_policy_are_taken(alice_client):
     bank = {"initial": 3600, "increment": 60, "cap": 7200}
-    body = create(alice_client, time_bank=bank, vacation="pauses", timeout_policy="forfeit")
+    per_move = {name: value for name, value in SWISS.items() if name != "move_time_limit"}
+    sent = {**per_move, "time_bank": bank, "vacation": "pauses", "timeout_policy": "forfeit"}
+    body = alice_client.post("/api/v1/tournaments/", sent, format="json").json()
     assert body["time_bank"] == bank and body["vacation"] == "pauses" and body["timeout_policy"] == "forfeit"
 
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from config.strict_input import KnownFieldsOnly
 from games import clock
-from games.api.serializers import TimeBankSerializer, paginated
+from games.api.serializers import TimeBankSerializer, one_time_control, paginated
 from games.engine import KINDS
 from games.models import GameStatus, TimeoutPolicy
 from tournaments.models import CancelReason, TournamentFormat, TournamentStatus, VacationPolicy
@@ -15,7 +16,7 @@ from tournaments.services import MAX_PLAYERS, MAX_ROUNDS, NAME_MAX
 # --- input -------------------------------------------------------------------------------------
 
 
-class TournamentCreateSerializer(serializers.Serializer):
+class TournamentCreateSerializer(KnownFieldsOnly, serializers.Serializer):
     name = serializers.CharField(max_length=NAME_MAX)
     kind = serializers.ChoiceField(choices=KINDS)
     format = serializers.ChoiceField(choices=TournamentFormat.choices)
@@ -53,6 +54,9 @@ class TournamentCreateSerializer(serializers.Serializer):
     starts_at = serializers.DateTimeField(
         required=False, allow_null=True, default=None, help_text="Starts by itself then; empty: the creator starts it."
     )
+
+    def validate(self, attrs: dict) -> dict:
+        return one_time_control(self, attrs)
 
 
 class TournamentListQuerySerializer(serializers.Serializer):
