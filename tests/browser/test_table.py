@@ -100,3 +100,23 @@ def test_a_spectator_sees_the_table_but_no_controls(new_page, live_server, playe
     assert page.locator("#actions button").count() == 0
     assert page.locator("#hand .card-img").count() == 0
     assert page.locator("#players .seat").count() == 2
+
+
+def test_a_resignation_reads_right_to_each_side_and_the_clock_controls_go(new_page, live_server, players):
+    alice, bob = players
+    game = started(alice, bob, "scat", {"first_dealer": 1})
+    pages = {}
+    for user in (alice, bob):
+        pages[user.username] = new_page()
+        log_in(pages[user.username], live_server.url, user.username, "en")
+        pages[user.username].goto(f"{live_server.url}/games/{game.public_id}/")
+        pages[user.username].get_by_text("Add this deadline to my calendar").wait_for()
+
+    pages["alice"].once("dialog", lambda dialog: dialog.accept())
+    pages["alice"].get_by_role("button", name="Resign").click()
+    pages["alice"].get_by_text("Everyone but bob resigned.").first.wait_for(timeout=10_000)
+    pages["bob"].get_by_text("Everyone else resigned.").first.wait_for(timeout=10_000)
+    for page in pages.values():
+        assert not page.get_by_text("Add this deadline to my calendar").is_visible()
+        assert not page.get_by_role("button", name="Notify me on this device").is_visible()
+        assert page.errors == []

@@ -127,7 +127,12 @@ function describeLifeLost(event, you, name) {
 export function reasonText(reason, ctx, outcome) {
   switch (reason) {
     case "last_player": return gettext("Only one player is left.");
-    case "resignation": return gettext("Everyone else resigned.");
+    case "resignation": {
+      // Said to the winner, the one who resigned, and spectators alike: name who did not resign.
+      const winner = outcome && outcome.winners && outcome.winners.length === 1 ? outcome.winners[0] : null;
+      if (winner === null || winner === ctx.viewer) return gettext("Everyone else resigned.");
+      return format(gettext("Everyone but %(name)s resigned."), { name: ctx.nameOf(winner) });
+    }
     case "scattle": return gettext("Scattle! was called: the game ends.");
     case "target": {
       const winner = outcome && outcome.winners && outcome.winners.length ? outcome.winners[0] : null;
