@@ -19,8 +19,10 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from config.client_address import client_address
+from frontend.forms import KIND_LABELS
 from games.engine import KINDS
-from games.models import BotLevel, GameKind
+from games.models import BotLevel, GameKind, Seat
+from games.selectors import seat_label
 
 from . import blocks, login_limits, selectors, services
 from .charts import rating_chart
@@ -73,6 +75,14 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
                 "chart": rating_chart(history, from_start=complete),
             }
         )
+    # The API names the players of recent games by username; the page as every page does.
+    recent = {game["id"]: game for game in data["recent_games"]}
+    seats = Seat.objects.filter(game__public_id__in=recent).select_related("user", "game").order_by("index")
+    for game in recent.values():
+        game["kind_label"] = KIND_LABELS.get(game["kind"], game["kind"])
+        game["labels"] = []
+    for seat in seats:
+        recent[seat.game.public_id]["labels"].append(seat_label(seat))
     context = {"player": player, "profile": data, "kinds": kinds, "is_me": viewer is not None and viewer == player}
     return render(request, "accounts/profile.html", context)
 

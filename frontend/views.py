@@ -15,11 +15,11 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from accounts.names import shown_name
 from games import selectors, services
 from games.engine import get_rules
 from games.errors import GameError
-from games.models import BotLevel, Game, GameStatus, Seat, TimeControl
+from games.models import Game, GameStatus, Seat, TimeControl
+from games.selectors import seat_label
 from notifications import outbox, presence, texts
 
 from .errors import error_message
@@ -69,17 +69,6 @@ def summarize(game: Game, user) -> dict[str, Any]:
     summary["time_label"] = time_control_label(game)
     summary["url"] = reverse("game", args=[game.public_id])
     return summary
-
-
-def seat_label(seat: Seat) -> str:
-    if seat.user_id:
-        return shown_name(seat.user.display_name, seat.user.username)
-    if seat.bot_level:
-        return str(BotLevel(seat.bot_level).label)
-    if seat.invited_user_id:
-        invited = seat.invited_user
-        return _("%(name)s (invited)") % {"name": shown_name(invited.display_name, invited.username)}
-    return _("open seat")
 
 
 def time_control_label(game: Game) -> str:

@@ -9,11 +9,13 @@ from typing import Any
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import Exists, F, OuterRef, Prefetch, Q, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import User
+from accounts.names import shown_name
 
 from .engine import get_rules
-from .models import Game, GameStatus, Move, Seat, Turn, time_bank_of
+from .models import BotLevel, Game, GameStatus, Move, Seat, Turn, time_bank_of
 
 
 def visible_games(user: User | AnonymousUser | None) -> QuerySet[Game]:
@@ -135,6 +137,19 @@ def seat_name(seat: Seat) -> str | None:
     if seat.bot_level:
         return f"bot ({seat.bot_level})"
     return None
+
+
+def seat_label(seat: Seat) -> str:
+    """How the pages name a seat to their reader (seat_name is the API's): "Name (@username)", a
+    computer player in the reader's language, an invitee, or an open seat."""
+    if seat.user_id:
+        return shown_name(seat.user.display_name, seat.user.username)
+    if seat.bot_level:
+        return str(BotLevel(seat.bot_level).label)
+    if seat.invited_user_id:
+        invited = seat.invited_user
+        return _("%(name)s (invited)") % {"name": shown_name(invited.display_name, invited.username)}
+    return _("open seat")
 
 
 def seat_facts(seat: Seat, public: dict[str, Any], *, active: bool = False) -> dict[str, Any]:

@@ -87,3 +87,14 @@ def test_the_leaderboard_names_the_computer_players_in_the_readers_language(clie
     client.cookies["django_language"] = "tr"
     assert "Bilgisayar (iyi)" in client.get("/leaderboard/").content.decode()
     assert set(BotLevel.values) == set(BOT_LEVELS), "every level has its name"
+
+
+def test_recent_games_name_the_game_and_players_as_every_page_does(client, charlie):
+    charlie.display_name = "Charles"
+    charlie.save(update_fields=["display_name"])
+    lose_to_bot(charlie)
+    client.cookies["django_language"] = "fa"
+    html = client.get("/users/charlie/").content.decode()
+    recent = html[html.index('id="recent-title"') :]
+    assert "اسکات (۳۱)" in recent and "Charles (@charlie)" in recent
+    assert "رایانه (خوب)" in recent and "bot (good)" not in recent
