@@ -1,5 +1,7 @@
 """A player joins a tournament from /tournaments/, finds their table and plays a move from it."""
 
+# ruff: noqa: RUF001 - the Turkish phrases are meant
+
 from __future__ import annotations
 
 import re
@@ -81,4 +83,23 @@ def test_the_creator_calls_off_a_tournament_from_its_page(new_page, live_server,
     assert page.get_by_role("button", name="Start now").count() == 0
     tournament.refresh_from_db()
     assert tournament.cancel_reason == "creator"
+    assert page.errors == []
+
+
+def test_the_new_tournament_form_explains_a_refusal_in_the_readers_language(new_page, live_server, players):
+    page = new_page()
+    log_in(page, live_server.url, "alice", "tr")
+    page.goto(f"{live_server.url}/tournaments/")
+    page.locator("#t-name").fill("Kış kupası")
+    page.locator("#t-format").select_option("round_robin")
+    assert page.locator("#t-table-size").input_value() == "2"  # a round robin's tables
+    page.locator("#t-starts-at").fill("2001-01-01T10:00")
+    page.get_by_role("button", name="Turnuva oluştur").click()
+    page.locator("#error").get_by_text("Başlangıç ileri bir zamanda olmalı.").wait_for()
+    page.locator("#t-starts-at").fill("")
+    page.locator("#t-rounds").fill("")
+    page.locator("#t-format").select_option("swiss")
+    page.get_by_role("button", name="Turnuva oluştur").click()
+    page.locator("#error").get_by_text(re.compile(r"“.+” alanını kontrol edin\.")).wait_for()
+    assert "rounds" not in page.locator("#error").inner_text()
     assert page.errors == []

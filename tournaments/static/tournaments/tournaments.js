@@ -40,9 +40,40 @@ function facts(t) {
   return parts.join(" · ");
 }
 
+// The API explains a refusal in English. Other readers get the page's own sentence for its code,
+// or the field at fault named by its label.
+const REFUSALS = {
+  bad_name: () => gettext("Give the tournament a name."),
+  bad_table_size: () => gettext("A round robin is played at tables of two."),
+  bad_rounds: () => gettext("A Swiss tournament has 1 to 50 rounds."),
+  bad_max_players: () => gettext("A Swiss tournament takes 2 to 1,000 players, a round robin 2 to 30."),
+  bad_starts_at: () => gettext("The start must be in the future."),
+  bad_option: () => gettext("These rules options do not fit the tables."),
+  tournament_not_open: () => gettext("The tournament is no longer open."),
+  already_entered: () => gettext("You are already in this tournament."),
+  tournament_full: () => gettext("The tournament is full."),
+  not_entered: () => gettext("You are not in this tournament."),
+  not_creator: () => gettext("Only the tournament's creator can do that."),
+  not_enough_players: () => gettext("A tournament needs at least two players."),
+  already_withdrawn: () => gettext("You have already withdrawn."),
+  not_running: () => gettext("Only a running tournament can be withdrawn from."),
+};
+
+function refusal(error) {
+  if (!(error instanceof ApiError) || error.status === 0 || error.status >= 500) {
+    return gettext("Something went wrong; try again.");
+  }
+  if (language().startsWith("en")) return error.message;
+  if (REFUSALS[error.code]) return REFUSALS[error.code]();
+  const form = document.getElementById("new-tournament");
+  const field = Object.keys(error.details).map((name) => form && form.elements.namedItem(name)).find(Boolean);
+  const label = field && field.labels && field.labels[0];
+  return label ? format(gettext("Check “%(field)s”."), { field: label.textContent.trim() }) : gettext("That is not possible now.");
+}
+
 function showError(error) {
   const region = document.getElementById("error");
-  if (region) region.textContent = error instanceof ApiError ? error.message : gettext("Something went wrong; try again.");
+  if (region) region.textContent = refusal(error);
 }
 
 function tournamentUrl(id) {
@@ -94,9 +125,13 @@ async function showLists(root) {
 function newTournamentForm(root) {
   const form = document.getElementById("new-tournament");
   if (!form) return;
+  const field = (name) => form.elements.namedItem(name);
+  // A round robin is played at tables of two.
+  field("format").addEventListener("change", () => {
+    if (field("format").value === "round_robin") field("table_size").value = "2";
+  });
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
-    const field = (name) => form.elements.namedItem(name);
     const body = {
       name: field("name").value.trim(),
       kind: field("kind").value,
