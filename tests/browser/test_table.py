@@ -120,3 +120,18 @@ def test_a_resignation_reads_right_to_each_side_and_the_clock_controls_go(new_pa
         assert not page.get_by_text("Add this deadline to my calendar").is_visible()
         assert not page.get_by_role("button", name="Notify me on this device").is_visible()
         assert page.errors == []
+
+
+def test_each_players_time_bank_shows_at_the_table(new_page, live_server, players):
+    alice, bob = players
+    bank = {"initial": 2 * 86400, "increment": 3600, "cap": 3 * 86400}
+    game = services.create_game(creator=alice, kind="scat", num_seats=2, time_bank=bank, options={"first_dealer": 1})
+    services.join_game(game_id=game.public_id, user=bob)
+    game.seats.filter(user=bob).update(bank_remaining=0)
+    page = new_page()
+    log_in(page, live_server.url, "alice", "en")
+    page.goto(f"{live_server.url}/games/{game.public_id}/")
+    seats = page.locator("#players .seat")
+    seats.nth(0).get_by_text("Time bank: 2 days 00:00:00").wait_for()
+    assert seats.nth(1).get_by_text("Time bank empty").count() == 1
+    assert page.errors == []

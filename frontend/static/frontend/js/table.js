@@ -543,6 +543,12 @@ class Table {
         Array.from({ length: Math.min(held, 8) }, () => cardBack("tiny")),
         h("span", { class: "count", "aria-hidden": "true" }, String(held))),
       ];
+      if (g.time_bank && g.status === "active" && seat.bank_remaining !== null && seat.bank_remaining !== undefined) {
+        // What each bank held when its player's last turn ended; the turn running counts down in the status.
+        parts.push(h("p", { class: "bank" }, seat.bank_remaining > 0
+          ? format(gettext("Time bank: %(time)s"), { time: countdownText(seat.bank_remaining) })
+          : gettext("Time bank empty")));
+      }
       if (g.kind === "scat") {
         const tokens = facts.tokens ?? 0;
         parts.push(h("p", { class: "lives" },
