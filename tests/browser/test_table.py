@@ -117,6 +117,9 @@ def test_a_resignation_reads_right_to_each_side_and_the_clock_controls_go(new_pa
     pages["alice"].get_by_text("Everyone but bob resigned.").first.wait_for(timeout=10_000)
     pages["bob"].get_by_text("Everyone else resigned.").first.wait_for(timeout=10_000)
     for page in pages.values():
+        # Over, the players hold tokens (the winner the kitty's too), as the final ranking counts them.
+        page.locator("#players").get_by_text("6 tokens").first.wait_for()  # his 3, and her 3 from the kitty
+        assert page.locator("#players").get_by_text(re.compile(r"\d+ lives?$")).count() == 0
         assert not page.get_by_text("Add this deadline to my calendar").is_visible()
         assert not page.get_by_role("button", name="Notify me on this device").is_visible()
         assert page.errors == []

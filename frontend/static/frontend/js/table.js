@@ -551,8 +551,11 @@ class Table {
       }
       if (g.kind === "scat") {
         const tokens = facts.tokens ?? 0;
-        parts.push(h("p", { class: "lives" },
-          format(ngettext("%(count)s life", "%(count)s lives", tokens), { count: tokens }),
+        // Once the game is over the winner holds the kitty too: tokens, as the final ranking counts them.
+        const held = g.status === "finished"
+          ? ngettext("%(count)s token", "%(count)s tokens", tokens)
+          : ngettext("%(count)s life", "%(count)s lives", tokens);
+        parts.push(h("p", { class: "lives" }, format(held, { count: tokens }),
           facts.on_the_county ? [" · ", gettext("on the county")] : null));
       } else {
         parts.push(h("p", { class: "score" }, format(ngettext("%(count)s point", "%(count)s points", facts.score ?? 0),
