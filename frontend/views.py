@@ -46,7 +46,9 @@ def home(request: HttpRequest) -> HttpResponse:
 def lobby(request: HttpRequest) -> HttpResponse:
     user = request.user if request.user.is_authenticated else None
     open_games = [summarize(game, user) for game in selectors.games_for(user, status=GameStatus.OPEN)[:LIST_LIMIT]]
-    context: dict[str, Any] = {"open_games": [g for g in open_games if not g["you_play"]]}
+    # Games the reader can join: a seat free, or one kept for them (not every seat kept for others).
+    joinable = [g for g in open_games if not g["you_play"] and (g["open_seats"] or g["you_are_invited"])]
+    context: dict[str, Any] = {"open_games": joinable}
     if user is not None:
         mine = [summarize(game, user) for game in selectors.games_for(user, player=user)[: LIST_LIMIT * 2]]
         context["my_open"] = [g for g in mine if g["status"] == GameStatus.OPEN]

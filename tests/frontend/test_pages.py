@@ -98,6 +98,14 @@ def test_lobby_lists_open_games_with_a_join_button(alice, bob):
     assert 'aria-label="Join Scattle!: alice, open seat, open seat"' in html
 
 
+def test_lobby_leaves_out_a_game_whose_free_seats_are_kept_for_others(alice, bob):
+    kept = services.create_game(creator=alice, kind="scat", num_seats=2, invite=["bob"])
+    charlie = make_user("charlie")
+    assert f"/games/{kept.public_id}/" not in page_client(charlie).get("/games/").content.decode()
+    bobs = page_client(bob).get("/games/").content.decode()
+    assert f'action="/games/{kept.public_id}/"' in bobs and "a seat kept for you" in bobs
+
+
 def test_joining_from_the_lobby_takes_the_seat_and_starts_a_full_game(alice, bob):
     game = services.create_game(creator=alice, kind="scat", num_seats=2)
     response = page_client(bob).post(f"/games/{game.public_id}/", {"operation": "join"})
