@@ -259,8 +259,9 @@ def join_game(*, game_id: str, user: User, invite_token: str = "") -> Game:
     seat = _reserved_seat(seats, user, invite_token, now) or _free_seat(seats, now)
     if seat is None:
         raise Conflict("Every seat is taken or reserved for an invited player.", "no_free_seat")
-    if seat.invited_user_id:  # their invitation is answered, or it had expired and they took the seat
-        invitations_over(game, {user.pk, seat.invited_user_id})
+    # Their invitations here are answered; and the seat may be one whose invitation had expired.
+    writes = WriteBatch()
+    invitations_over(game, {user.pk, seat.invited_user_id} - {None}, writes)
     seat.user = user
     seat.joined_at = now
     seat.invited_user = None
@@ -268,9 +269,9 @@ def join_game(*, game_id: str, user: User, invite_token: str = "") -> Game:
     seat.invite_expires_at = None
     seat.save(update_fields=["user", "joined_at", "invited_user", "invite_token_hash", "invite_expires_at"])
     if all(s.is_taken for s in seats):
-        _start(game, seats, WriteBatch(), started_by=user.pk)
+        _start(game, seats, writes, started_by=user.pk)
     else:
-        _seats_changed(game, seats)
+        _seats_changed(game, seats, writes=writes)
     return game
 
 
@@ -300,11 +301,12 @@ def decline_invitation(*, game_id: str, user: User) -> Game:
     seat = next((s for s in seats if s.invited_user_id == user.pk and not s.is_taken), None)
     if seat is None:
         raise Forbidden("You have no invitation to this game.", "not_invited")
-    invitations_over(game, [user.pk])
+    writes = WriteBatch()
+    invitations_over(game, [user.pk], writes)
     seat.invited_user = None
     seat.invite_expires_at = None
     seat.save(update_fields=["invited_user", "invite_expires_at"])
-    _seats_changed(game, seats, also_tell=[user.pk])
+    _seats_changed(game, seats, also_tell=[user.pk], writes=writes)
     return game
 
 
@@ -317,8 +319,9 @@ def leave_game(*, game_id: str, user: User) -> Game:
     if seat.index == 0 and game.creator_id == user.pk:
         game.status = GameStatus.ABORTED
         game.finished_at = timezone.now()
-        invitations_over(game, _waiting_invitees(seats))
-        _seats_changed(game, seats, fields=["status", "finished_at"])
+        writes = WriteBatch()
+        invitations_over(game, _waiting_invitees(seats), writes)
+        _seats_changed(game, seats, fields=["status", "finished_at"], writes=writes)
         return game
     seat.user = None
     seat.joined_at = None
@@ -342,7 +345,8 @@ def start_game(*, game_id: str, user: User) -> Game:
         rules.validate_options(game.options, len(taken))
     except BadOption as exc:
         raise Conflict(exc.message, "bad_seat_count", option=exc.option) from exc
-    invitations_over(game, _waiting_invitees(seats))
+    writes = WriteBatch()
+    invitations_over(game, _waiting_invitees(seats), writes)
     Seat.objects.filter(game=game).exclude(pk__in=[s.pk for s in taken]).delete()
     # Close the gaps so seat numbers run 0..n-1 in joining order (rules C2).
     for new_index, seat in enumerate(taken):
@@ -354,7 +358,7 @@ def start_game(*, game_id: str, user: User) -> Game:
             seat.index -= 1000
             seat.save(update_fields=["index"])
     game.num_seats = len(taken)
-    _start(game, taken, WriteBatch(), started_by=user.pk)
+    _start(game, taken, writes, started_by=user.pk)
     return game
 
 
@@ -729,9 +733,17 @@ def tell_viewers(
     live_changes.announce_after_commit(game, seats, [move] if move is not None else [], users)
 
 
-def _seats_changed(game: Game, seats: list[Seat], *, also_tell: Iterable[int] = (), fields: Iterable[str] = ()) -> None:
-    """A change to a game that has not started (a seat taken, left, reserved or freed, a cancel)."""
-    writes = WriteBatch()
+def _seats_changed(
+    game: Game,
+    seats: list[Seat],
+    *,
+    also_tell: Iterable[int] = (),
+    fields: Iterable[str] = (),
+    writes: WriteBatch | None = None,
+) -> None:
+    """A change to a game that has not started (a seat taken, left, reserved or freed, a cancel),
+    written with the rows of `writes` if the caller has some."""
+    writes = writes if writes is not None else WriteBatch()
     tell_viewers(game, seats, writes, also_tell=also_tell)
     writes.update(game, ["revision", "updated_at", *fields])
     writes.flush()

@@ -163,17 +163,19 @@ def unread_count(user) -> int:
     return unread(user).count()
 
 
-def invitations_over(game, user_ids: Iterable[int]) -> None:
+def invitations_over(game, user_ids: Iterable[int], writes: WriteBatch) -> None:
     """The invitations of `user_ids` to `game` were answered or withdrawn: they need no more of the
-    players' attention. Their notifications are marked read, in the caller's transaction (an email
-    or push not yet sent is skipped by its worker, notifications.timing)."""
+    players' attention. Their notifications are marked read, in the caller's transaction; the
+    players' logs hear of it with the rows of `writes`, which lock all the transaction's log
+    counters in one statement (live.userlog). An email or push not yet sent is skipped by its
+    worker (notifications.timing)."""
     pending = Notification.objects.filter(
         user_id__in=set(user_ids), game=game, kind=NotificationKind.INVITATION, in_app=True, read_at__isnull=True
     )
     users = sorted(set(pending.values_list("user_id", flat=True)))
     if users:
         pending.update(read_at=timezone.now())
-        live_log.append([UserEvent(user_id, EventKind.NOTIFICATIONS_READ) for user_id in users])
+        live_log.append([UserEvent(user_id, EventKind.NOTIFICATIONS_READ) for user_id in users], writes)
 
 
 def mark_read(user, *, ids: list[int] | None = None, everything: bool = False, game: str | None = None) -> int:

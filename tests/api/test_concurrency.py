@@ -6,6 +6,7 @@ once more on SQLite, the embedded database `make run` uses.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Callable
 from functools import partial
@@ -151,3 +152,32 @@ def test_a_resignation_against_a_move_at_the_same_instant_leaves_a_consistent_hi
         assert history == (["draw_stock", "resign"] if move_response.status_code == 201 else ["resign"])
         assert Game.objects.get(public_id=detail["id"]).status == GameStatus.FINISHED
     assert_every_game_consistent(5)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_players_declining_each_others_invitations_at_once_both_succeed(
+    concurrent_database, alice, bob, monkeypatch
+):
+    from games import services
+
+    to_bob = create_game(client_for(alice), seats=3, invite=["bob"])
+    to_alice = create_game(client_for(bob), seats=3, invite=["alice"])
+    # Hold each decline after it has marked its invitation read and before it writes the game's
+    # news, so that both are inside their transactions at once (PostgreSQL; SQLite runs them in turn).
+    both_inside = threading.Barrier(2, timeout=2)
+    seats_changed = services._seats_changed
+
+    def held(*args, **kwargs):
+        with contextlib.suppress(threading.BrokenBarrierError):
+            both_inside.wait()
+        return seats_changed(*args, **kwargs)
+
+    monkeypatch.setattr(services, "_seats_changed", held)
+    responses = at_once(
+        [
+            partial(racing_client(bob).post, f"/api/v1/games/{to_bob['id']}/decline/", format="json"),
+            partial(racing_client(alice).post, f"/api/v1/games/{to_alice['id']}/decline/", format="json"),
+        ]
+    )
+    assert statuses(responses) == [200, 200], [r.content for r in responses]
+    assert not Notification.objects.filter(kind=NotificationKind.INVITATION, read_at__isnull=True).exists()
