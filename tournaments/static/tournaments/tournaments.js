@@ -44,7 +44,7 @@ function facts(t) {
 // or the field at fault named by its label.
 const REFUSALS = {
   bad_name: () => gettext("Give the tournament a name."),
-  bad_table_size: () => gettext("A round robin is played at tables of two."),
+  bad_table_size: () => gettext("Scat tables seat 2 to 9 players, Scattle tables 2 to 8; a round robin is played at tables of two."),
   bad_rounds: () => gettext("A Swiss tournament has 1 to 50 rounds."),
   bad_max_players: () => gettext("A Swiss tournament takes 2 to 1,000 players, a round robin 2 to 30."),
   bad_starts_at: () => gettext("The start must be in the future."),
