@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from accounts.models import User
-from games.engine import KINDS, get_rules
+from games.engine import KINDS, BadOption, get_rules
 from games.models import Game, TimeoutPolicy, time_bank_of
 
 from .option_texts import choice_label, option_help, option_label
@@ -142,7 +142,7 @@ class NewGameForm(forms.Form):
             "advice": game.advice,
             "invite": " ".join(others) if seated else "",
             **{f"{level}_bots": bots[level] for level in ("expert", "good", "random")},
-            **{f"{game.kind}-{name}": value for name, value in game.options.items()},
+            **{f"{game.kind}-{name}": value for name, value in _as_chosen(game).items()},
         }
         bank = time_bank_of(game)
         if bank:
@@ -220,6 +220,24 @@ class NewGameForm(forms.Form):
             "increment": self.cleaned_data["bank_increment"],
             "cap": self.cleaned_data["bank_cap"],
         }
+
+
+def _as_chosen(game: Game) -> dict[str, Any]:
+    """The game's options with "auto" where a started game holds the number "auto" came to, so that
+    played again at another seat count they follow it (a number that happens to equal it shows as
+    "auto" too: at this seat count the same game)."""
+    rules = get_rules(game.kind)
+    options = dict(game.options)
+    for spec in rules.option_specs():
+        name = spec["name"]
+        if spec.get("auto") and options.get(name, "auto") != "auto":
+            try:
+                automatic = rules.validate_options({**game.options, name: "auto"}, game.num_seats)[name]
+            except BadOption:
+                continue
+            if automatic == options[name]:
+                options[name] = "auto"
+    return options
 
 
 def _as_shown(field: forms.Field, value: Any) -> Any:

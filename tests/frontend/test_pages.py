@@ -200,10 +200,21 @@ def test_play_again_sets_up_the_same_game_with_the_same_people(alice, bob):
     response = page_client(alice).post("/games/new/", as_posted(form))
     assert response.status_code == 302, response.context["form"].errors
     again = Game.objects.exclude(pk=first.pk).get(creator=alice)
-    same = ("kind", "num_seats", "options", "time_control", "bank_initial", "bank_increment", "bank_cap",
+    same = ("kind", "num_seats", "time_control", "bank_initial", "bank_increment", "bank_cap",
             "timeout_policy", "is_private", "rated", "advice")  # fmt: skip
     assert [getattr(again, f) for f in same] == [getattr(first, f) for f in same]
+    # Its options as played ("auto" is kept as "auto", and comes to the same at this seat count).
+    assert get_rules("scattle").validate_options(again.options, again.num_seats) == first.options
     assert [(s.invited_user, s.bot_level) for s in again.seats.order_by("index")][1:] == [(bob, ""), (None, "good")]
+
+
+def test_play_again_keeps_auto_as_auto_for_another_seat_count(alice, bob):
+    game = services.create_game(creator=alice, kind="scattle", num_seats=2, options={"target_score": 40})
+    services.join_game(game_id=game.public_id, user=bob)
+    assert Game.objects.get(pk=game.pk).options["deck_count"] != "auto"  # a started game holds the number
+    form = page_client(alice).get(f"/games/new/?again={game.public_id}").context["form"]
+    assert form["scattle-deck_count"].value() == '"auto"'
+    assert form["scattle-target_score"].value() == 40  # chosen by hand
 
 
 def test_play_again_shows_a_game_only_to_who_may_see_it(alice, bob):
