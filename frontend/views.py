@@ -45,10 +45,9 @@ def home(request: HttpRequest) -> HttpResponse:
 
 def lobby(request: HttpRequest) -> HttpResponse:
     user = request.user if request.user.is_authenticated else None
-    open_games = [summarize(game, user) for game in selectors.games_for(user, status=GameStatus.OPEN)[:LIST_LIMIT]]
-    # Games the reader can join: a seat free, or one kept for them (not every seat kept for others).
-    joinable = [g for g in open_games if not g["you_play"] and (g["open_seats"] or g["you_are_invited"])]
-    context: dict[str, Any] = {"open_games": joinable}
+    # The games the reader can join: a seat free, or one kept for them (not every seat kept for others).
+    joinable = selectors.joinable(selectors.games_for(user, status=GameStatus.OPEN), user)
+    context: dict[str, Any] = {"open_games": [summarize(game, user) for game in joinable[:LIST_LIMIT]]}
     if user is not None:
         mine = [summarize(game, user) for game in selectors.games_for(user, player=user)[: LIST_LIMIT * 2]]
         context["my_open"] = [g for g in mine if g["status"] == GameStatus.OPEN]
@@ -65,7 +64,7 @@ def summarize(game: Game, user) -> dict[str, Any]:
     summary = selectors.game_summary(game, seats, user)
     me = user.pk if user is not None and user.is_authenticated else None
     summary["you_play"] = me is not None and any(s.user_id == me for s in seats)
-    summary["you_are_invited"] = me is not None and any(s.invited_user_id == me and not s.is_taken for s in seats)
+    summary["you_are_invited"] = me is not None and any(s.invited_user_id == me and s.is_reserved() for s in seats)
     summary["kind_label"] = KIND_LABELS.get(game.kind, game.kind)
     summary["names"] = [seat_label(s) for s in seats]
     summary["time_label"] = time_control_label(game)

@@ -232,6 +232,22 @@ def games_for(
     return games.select_related("creator").prefetch_related("seats__user", "seats__invited_user")
 
 
+def joinable(games: QuerySet[Game], user: User | None, now: datetime | None = None) -> QuerySet[Game]:
+    """Of open `games`, those `user` can join: not seated in them, with a seat free (not taken, not
+    kept for an invitee until later) or a seat kept for them."""
+    now = now or timezone.now()
+    seats = Seat.objects.filter(game=OuterRef("pk"), user__isnull=True, bot_level="")
+    unkept = Q(invited_user__isnull=True, invite_token_hash="") | Q(invite_expires_at__lte=now)
+    joinable = Exists(seats.filter(unkept))
+    if user is None or not user.is_authenticated:
+        return games.filter(joinable)
+    kept_for_them = Exists(
+        seats.filter(invited_user=user).filter(Q(invite_expires_at__isnull=True) | Q(invite_expires_at__gt=now))
+    )
+    seated = Exists(Seat.objects.filter(game=OuterRef("pk"), user=user))
+    return games.filter(joinable | kept_for_them).exclude(seated)
+
+
 def verification(game: Game) -> dict[str, Any]:
     """What anyone can check once the seed is revealed: the hash, the replay, the opening deal."""
     from .replay import replay_matches

@@ -106,6 +106,18 @@ def test_lobby_leaves_out_a_game_whose_free_seats_are_kept_for_others(alice, bob
     assert f'action="/games/{kept.public_id}/"' in bobs and "a seat kept for you" in bobs
 
 
+def test_games_nobody_else_can_join_do_not_crowd_the_lobby_out(alice, bob):
+    from frontend.views import LIST_LIMIT
+
+    joinable = services.create_game(creator=bob, kind="scat", num_seats=2)
+    for _ in range(LIST_LIMIT + 1):  # newer, each with its one free seat kept for a link's holder
+        kept = services.create_game(creator=alice, kind="scat", num_seats=2)
+        services.create_invite_link(game_id=kept.public_id, user=alice)
+    html = page_client(make_user("charlie")).get("/games/").content.decode()
+    assert f'action="/games/{joinable.public_id}/"' in html
+    assert html.count('name="operation" value="join"') == 1
+
+
 def test_joining_from_the_lobby_takes_the_seat_and_starts_a_full_game(alice, bob):
     game = services.create_game(creator=alice, kind="scat", num_seats=2)
     response = page_client(bob).post(f"/games/{game.public_id}/", {"operation": "join"})
