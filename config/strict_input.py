@@ -10,17 +10,15 @@ NOT_A_FIELD = "“{name}” is not a field here; the fields are {known}."
 
 
 def refuse_unknown_fields(serializer: serializers.Serializer, sent: Any, message: str = NOT_A_FIELD) -> None:
-    """Raise a 400 naming each field of `sent` (a request body) that `serializer` does not take
-    (`message` is formatted with the field's `name` and the `known` ones)."""
+    """Raise a 400 naming each field of `sent` (a request body) that `serializer` does not take, a
+    read-only one included (`message` is formatted with the field's `name` and the `known` ones)."""
     if not isinstance(sent, dict):
         return  # the serializer itself says what it wanted instead
-    unknown = sorted(set(sent) - set(serializer.fields))
+    writable = [name for name, field in serializer.fields.items() if not field.read_only]
+    unknown = sorted(set(sent) - set(writable))
     if unknown:
-        known = ", ".join(serializer.fields)
-        raise serializers.ValidationError(
-            {name: [message.format(name=name, known=known)] for name in unknown},
-            code="unknown_field",
-        )
+        known = ", ".join(writable)
+        raise serializers.ValidationError({name: [message.format(name=name, known=known)] for name in unknown})
 
 
 class KnownFieldsOnly:

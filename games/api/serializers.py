@@ -32,7 +32,7 @@ def one_time_control(serializer: serializers.Serializer, attrs: dict) -> dict:
     """A limit per move or a time bank, not both: with both, the bank would rule and the limit lie."""
     if attrs.get("time_bank") is not None and "move_time_limit" in serializer.initial_data:
         message = "Send move_time_limit or time_bank, not both: a game has a limit per move or a time bank."
-        raise serializers.ValidationError({"time_bank": [message]}, code="two_time_controls")
+        raise serializers.ValidationError({"time_bank": [message]})
     return attrs
 
 

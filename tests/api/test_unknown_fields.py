@@ -7,6 +7,8 @@ import pytest
 
 from tournaments.models import Tournament
 
+from .helpers import create_game
+
 pytestmark = pytest.mark.usefixtures("postgres")
 
 BANK = {"initial": 600, "increment": 0, "cap": 600}
@@ -25,9 +27,18 @@ TOURNAMENT = {"name": "Cup", "kind": "scat", "format": "swiss", "table_size": 2,
         ("post", "/api/v1/notifications/read/", {"all": True, "everything": True}, "everything"),
         ("post", "/api/v1/auth/token/", {"username": "alice", "password": "alice-pw-1234", "nam": "x"}, "nam"),
         ("post", "/api/v1/games/", {"kind": "scat", "seats": 2, "time_bank": {**BANK, "cpa": 1}}, "time_bank"),
+        ("patch", "/api/v1/me/notification-settings/", {"vacation_days_per_year": 365}, "vacation_days_per_year"),
+        ("post", "/api/v1/games/{game}/join/", {"invite_tokn": "x"}, "invite_tokn"),
+        ("post", "/api/v1/games/{own_game}/invitations/", {"day": 3}, "day"),
+        ("post", "/api/v1/games/{game}/moves/", {"version": 0, "action": {"type": "draw_stock"}, "ver": 1}, "ver"),
+        ("post", "/api/v1/me/push-subscriptions/", {"endpoint": "https://push.example/x", "key": {}}, "key"),
     ],
 )
-def test_a_misspelt_field_is_named_not_ignored(alice_client, bob, method, address, body, misspelt):
+def test_a_misspelt_field_is_named_not_ignored(alice_client, bob_client, method, address, body, misspelt):
+    if "{game}" in address:  # Bob's game, open
+        address = address.format(game=create_game(bob_client, seats=3)["id"])
+    if "{own_game}" in address:
+        address = address.format(own_game=create_game(alice_client, seats=3)["id"])
     response = getattr(alice_client, method)(address, body, format="json")
     assert response.status_code == 400, response.content
     assert misspelt in response.json()["details"]
