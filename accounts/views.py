@@ -11,6 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import PasswordChangeForm, SetPasswordForm
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
+from django.db.models import F
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -77,12 +78,17 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         )
     # The API names the players of recent games by username; the page as every page does.
     recent = {game["id"]: game for game in data["recent_games"]}
-    seats = Seat.objects.filter(game__public_id__in=recent).select_related("user", "game").order_by("index")
+    seats = (
+        Seat.objects.filter(game__public_id__in=recent)
+        .select_related("user")
+        .annotate(game_public_id=F("game__public_id"))
+        .order_by("index")
+    )
     for game in recent.values():
         game["kind_label"] = KIND_LABELS.get(game["kind"], game["kind"])
         game["labels"] = []
     for seat in seats:
-        recent[seat.game.public_id]["labels"].append(seat_label(seat))
+        recent[seat.game_public_id]["labels"].append(seat_label(seat))
     context = {"player": player, "profile": data, "kinds": kinds, "is_me": viewer is not None and viewer == player}
     return render(request, "accounts/profile.html", context)
 

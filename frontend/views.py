@@ -110,6 +110,9 @@ def new_game(request: HttpRequest) -> HttpResponse:
                 "unknown_user": "invite",
                 "duplicate_invite": "invite",
                 "invite_self": "invite",
+                "cannot_invite": "invite",
+                "too_many_invitations": "invite",
+                "invitation_limit": "invite",
                 "advice_in_rated_game": "advice",
                 "bad_option": f"{data['kind']}-{exc.option}" if exc.option else "seats",
             }.get(exc.code)
