@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
+import time_machine
+from django.utils import timezone
+
 from games import services
 from notifications.models import Notification
 from tests.conftest import make_user
@@ -149,11 +154,6 @@ def test_the_notifications_page_links_only_to_games_the_reader_may_still_open(al
 
 
 def test_a_seat_whose_invitation_expired_taken_by_another_ends_that_invitation(alice, bob, charlie):
-    from datetime import timedelta
-
-    import time_machine
-    from django.utils import timezone
-
     game = services.create_game(creator=alice, kind="scat", num_seats=2, invite=["bob"], invite_days=1)
     with time_machine.travel(timezone.now() + timedelta(days=2)):
         services.join_game(game_id=game.public_id, user=charlie)  # Bob's seat, its invitation run out
