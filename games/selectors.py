@@ -238,14 +238,14 @@ def joinable(games: QuerySet[Game], user: User | None, now: datetime | None = No
     now = now or timezone.now()
     seats = Seat.objects.filter(game=OuterRef("pk"), user__isnull=True, bot_level="")
     unkept = Q(invited_user__isnull=True, invite_token_hash="") | Q(invite_expires_at__lte=now)
-    joinable = Exists(seats.filter(unkept))
+    free_seat = Exists(seats.filter(unkept))
     if user is None or not user.is_authenticated:
-        return games.filter(joinable)
+        return games.filter(free_seat)
     kept_for_them = Exists(
         seats.filter(invited_user=user).filter(Q(invite_expires_at__isnull=True) | Q(invite_expires_at__gt=now))
     )
     seated = Exists(Seat.objects.filter(game=OuterRef("pk"), user=user))
-    return games.filter(joinable | kept_for_them).exclude(seated)
+    return games.filter(free_seat | kept_for_them).exclude(seated)
 
 
 def verification(game: Game) -> dict[str, Any]:
