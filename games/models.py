@@ -39,8 +39,8 @@ class BotLevel(models.TextChoices):
 
 
 class GameKind(models.TextChoices):
-    SCAT = "scat", "Scat"
-    SCATTLE = "scattle", "Scattle"
+    SCAT = "scat", _("Scat")
+    SCATTLE = "scattle", _("Scattle")
 
 
 class TimeoutPolicy(models.TextChoices):

@@ -8,6 +8,8 @@ from typing import Any
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
+from games.models import GameKind
+
 from .models import Notification, NotificationKind
 
 
@@ -15,7 +17,7 @@ def text_of(notification: Notification) -> str:
     """One sentence for people, in the active language."""
     payload = notification.payload
     kind = notification.kind
-    game = payload.get("kind", "").title()
+    game = kind_name(payload.get("kind", ""))
     if kind == NotificationKind.YOUR_TURN:
         return _("It is your turn in %(game)s.") % {"game": game}
     if kind == NotificationKind.TIME_RUNNING_OUT:
@@ -44,6 +46,11 @@ def text_of(notification: Notification) -> str:
             return _("%(name)s was cancelled: too few players entered.") % values
         return _("%(name)s is over: you finished in place %(place)s.") % values
     return kind
+
+
+def kind_name(kind: str) -> str:
+    """The game's name in the active language ("اسکات" on a Persian page)."""
+    return str(GameKind(kind).label) if kind in GameKind.values else kind.title()
 
 
 def as_json(notification: Notification) -> dict[str, Any]:

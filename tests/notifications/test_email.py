@@ -108,3 +108,13 @@ def test_a_batch_of_emails_shares_one_mail_server_session(alice, bob, charlie, s
 
     assert len(mail.outbox) == 3
     assert SessionCountingBackend.sessions == 1
+
+
+def test_the_email_names_the_game_in_the_players_language(alice, bob):
+    bob.language = "fa"
+    bob.save(update_fields=["language"])
+
+    sending.deliver(invitation_email(alice, bob).pk)
+
+    [message] = mail.outbox
+    assert "اسکات" in message.subject and "Scat" not in message.subject
