@@ -156,6 +156,17 @@ class SeatQuerySet(models.QuerySet):
         preferences (which also say until when they are away on vacation)."""
         return self.select_related("user__preference")
 
+    # The next two are Seat.is_reserved in SQL.
+    def free(self, now: datetime) -> SeatQuerySet:
+        """Seats anyone may take: not taken, and not held for an invitee (or held no longer)."""
+        unheld = Q(invited_user__isnull=True, invite_token_hash="") | Q(invite_expires_at__lte=now)
+        return self.filter(unheld, user__isnull=True, bot_level="")
+
+    def held_for(self, user_id: int, now: datetime) -> SeatQuerySet:
+        """Seats not taken and held for this invitee, their invitation not expired."""
+        unexpired = Q(invite_expires_at__isnull=True) | Q(invite_expires_at__gt=now)
+        return self.filter(unexpired, invited_user_id=user_id, user__isnull=True, bot_level="")
+
 
 class Seat(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")

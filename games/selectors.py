@@ -236,16 +236,11 @@ def joinable(games: QuerySet[Game], user: User | None, now: datetime | None = No
     """Of open `games`, those `user` can join: not seated in them, with a seat free (not taken, not
     kept for an invitee until later) or a seat kept for them."""
     now = now or timezone.now()
-    seats = Seat.objects.filter(game=OuterRef("pk"), user__isnull=True, bot_level="")
-    unkept = Q(invited_user__isnull=True, invite_token_hash="") | Q(invite_expires_at__lte=now)
-    free_seat = Exists(seats.filter(unkept))
+    seats = Seat.objects.filter(game=OuterRef("pk"))
+    free_seat = Exists(seats.free(now))
     if user is None or not user.is_authenticated:
         return games.filter(free_seat)
-    kept_for_them = Exists(
-        seats.filter(invited_user=user).filter(Q(invite_expires_at__isnull=True) | Q(invite_expires_at__gt=now))
-    )
-    seated = Exists(Seat.objects.filter(game=OuterRef("pk"), user=user))
-    return games.filter(free_seat | kept_for_them).exclude(seated)
+    return games.filter(free_seat | Exists(seats.held_for(user.pk, now))).exclude(Exists(seats.filter(user=user)))
 
 
 def verification(game: Game) -> dict[str, Any]:

@@ -20,8 +20,6 @@ import zoneinfo
 from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 
-from django.db.models import Q
-
 from .models import Channel, Delivery, DeliveryStatus, Notification, NotificationKind, PlayerPreference
 from .presence import seen_since
 
@@ -83,8 +81,7 @@ def invitation_stands(notification: Notification, now: datetime) -> bool:
     """The game still waits, with a seat held for this player, for their answer."""
     if notification.game.status != "open":
         return False
-    held = notification.game.seats.filter(invited_user_id=notification.user_id, user__isnull=True, bot_level="")
-    return held.filter(Q(invite_expires_at__isnull=True) | Q(invite_expires_at__gt=now)).exists()
+    return notification.game.seats.held_for(notification.user_id, now).exists()
 
 
 def follow_up_decision(email: Delivery, preference: PlayerPreference, now: datetime) -> Decision:
