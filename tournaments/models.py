@@ -57,8 +57,7 @@ class Tournament(models.Model):
     )
     creator = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_tournaments")
     status = models.CharField(max_length=16, choices=TournamentStatus.choices, default=TournamentStatus.OPEN)
-    # Finished without being played, and why.
-    cancelled = models.BooleanField(default=False)
+    # Set when it finished without being played: why.
     cancel_reason = models.CharField(max_length=16, choices=CancelReason.choices, blank=True)
     current_round = models.PositiveSmallIntegerField(default=0)
     created_at = models.DateTimeField(default=timezone.now)
@@ -73,6 +72,10 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.public_id}, {self.status})"
+
+    @property
+    def cancelled(self) -> bool:
+        return bool(self.cancel_reason)
 
 
 class Entry(models.Model):

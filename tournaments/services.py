@@ -380,9 +380,8 @@ def _finish(
 ) -> None:
     tournament.status = TournamentStatus.FINISHED
     tournament.finished_at = now
-    tournament.cancelled = bool(cancel_reason)
     tournament.cancel_reason = cancel_reason
-    tournament.save(update_fields=["status", "finished_at", "cancelled", "cancel_reason"])
+    tournament.save(update_fields=["status", "finished_at", "cancel_reason"])
     payload = {"tournament": tournament.public_id, "name": tournament.name, "round": tournament.current_round}
     if cancel_reason:
         entered = Entry.objects.filter(tournament=tournament).values_list("user_id", flat=True)

@@ -7,6 +7,11 @@ def too_few_players(apps, schema_editor):
     Tournament.objects.filter(cancelled=True).update(cancel_reason="too_few_players")
 
 
+def cancelled(apps, schema_editor):
+    Tournament = apps.get_model("tournaments", "Tournament")
+    Tournament.objects.exclude(cancel_reason="").update(cancelled=True)
+
+
 class Migration(migrations.Migration):
     dependencies = [
         ("tournaments", "0001_initial"),
@@ -25,5 +30,7 @@ class Migration(migrations.Migration):
                 max_length=16,
             ),
         ),
-        migrations.RunPython(too_few_players, migrations.RunPython.noop),
+        migrations.RunPython(too_few_players, cancelled),
+        # Whether it was cancelled is whether it has a reason (Tournament.cancelled).
+        migrations.RemoveField(model_name="tournament", name="cancelled"),
     ]
