@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -125,8 +126,11 @@ def player_ratings(user: User) -> dict[str, dict[str, Any] | None]:
     return {kind: rating_facts(rows.get(kind)) for kind in KINDS}
 
 
-def recent_games(user: User, viewer: User | None, *, limit: int = RECENT_GAMES) -> list[dict[str, Any]]:
-    """The player's latest finished games that the viewer may see, with the player's result."""
+def recent_games(
+    user: User, viewer: User | None, *, limit: int = RECENT_GAMES, name: Callable[[Seat], str | None] = seat_name
+) -> list[dict[str, Any]]:
+    """The player's latest finished games that the viewer may see, with the player's result; the
+    players named by `name` (the API's usernames unless the caller names them otherwise)."""
     visible = Game.objects.visible_to(viewer) if viewer is not None else Game.objects.filter(is_private=False)
     games = (
         visible.filter(status=GameStatus.FINISHED, seats__user=user)
@@ -147,14 +151,16 @@ def recent_games(user: User, viewer: User | None, *, limit: int = RECENT_GAMES) 
                 "place": mine.final_place,
                 "won": mine.final_place == 1,
                 "resigned": mine.resigned,
-                "players": [seat_name(seat) for seat in seats],
+                "players": [name(seat) for seat in seats],
                 "reason": (game.outcome or {}).get("reason"),
             }
         )
     return entries
 
 
-def player_profile(user: User, viewer: User | None) -> dict[str, Any]:
+def player_profile(
+    user: User, viewer: User | None, *, name: Callable[[Seat], str | None] = seat_name
+) -> dict[str, Any]:
     """Everything `GET /api/v1/users/{username}/` answers."""
     return {
         "username": user.username,
@@ -162,7 +168,7 @@ def player_profile(user: User, viewer: User | None) -> dict[str, Any]:
         "date_joined": user.date_joined,
         "statistics": player_statistics(user),
         "ratings": player_ratings(user),
-        "recent_games": recent_games(user, viewer),
+        "recent_games": recent_games(user, viewer, name=name),
     }
 
 

@@ -11,7 +11,6 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import PasswordChangeForm, SetPasswordForm
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
-from django.db.models import F
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -22,7 +21,7 @@ from django.views.decorators.http import require_POST
 from config.client_address import client_address
 from frontend.forms import KIND_LABELS
 from games.engine import KINDS
-from games.models import BotLevel, GameKind, Seat
+from games.models import BotLevel, GameKind
 from games.selectors import seat_label
 
 from . import blocks, login_limits, selectors, services
@@ -63,7 +62,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     if player.username != username:
         return redirect("profile", username=player.username, permanent=True)
     viewer = request.user if request.user.is_authenticated else None
-    data = selectors.player_profile(player, viewer)
+    data = selectors.player_profile(player, viewer, name=seat_label)  # named as every page names players
     kinds = []
     for kind in KINDS:
         history, complete = selectors.rating_history(player, kind)
@@ -76,19 +75,8 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
                 "chart": rating_chart(history, from_start=complete),
             }
         )
-    # The API names the players of recent games by username; the page as every page does.
-    recent = {game["id"]: game for game in data["recent_games"]}
-    seats = (
-        Seat.objects.filter(game__public_id__in=recent)
-        .select_related("user")
-        .annotate(game_public_id=F("game__public_id"))
-        .order_by("index")
-    )
-    for game in recent.values():
+    for game in data["recent_games"]:
         game["kind_label"] = KIND_LABELS.get(game["kind"], game["kind"])
-        game["labels"] = []
-    for seat in seats:
-        recent[seat.game_public_id]["labels"].append(seat_label(seat))
     context = {"player": player, "profile": data, "kinds": kinds, "is_me": viewer is not None and viewer == player}
     return render(request, "accounts/profile.html", context)
 
