@@ -146,8 +146,7 @@ class NewGameForm(forms.Form):
         }
         bank = time_bank_of(game)
         if bank:
-            values.update(time_control="bank", bank_initial=bank["initial"], bank_increment=bank["increment"])
-            values["bank_cap"] = bank["cap"]
+            values.update(time_control="bank", **{f"bank_{part}": seconds for part, seconds in bank.items()})
         else:
             values.update(time_control="per_move", move_time_limit=game.move_time_limit)
         for name, value in values.items():
