@@ -6,6 +6,7 @@ import tempfile
 from pathlib import Path
 
 import dj_database_url
+from csp import constants as csp
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -61,6 +62,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "csp",
     "accounts",
     "games",
     "notifications",
@@ -71,6 +73,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Outside the rest, so it sees the pages they and Django answer with; inside SecurityMiddleware,
     # so its JSON gets the security headers.
@@ -213,6 +216,38 @@ if not DEBUG:
     SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", True)
     CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# --- Content-Security-Policy and HTTPS ------------------------------------------------------
+# Every response says that only the site's own files may run or style it: no inline script or
+# style, no other origin. The API docs' start-up script comes from its own address for this
+# (SpectacularSwaggerSplitView), and that page alone adds data: images, the icons inside Swagger
+# UI's stylesheet (config/urls.py). With DEBUG, django-csp leaves Django's technical 404 and 500
+# pages (inline styles) alone.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [csp.SELF],
+        "script-src": [csp.SELF],
+        "style-src": [csp.SELF],
+        "img-src": [csp.SELF],
+        "font-src": [csp.SELF],
+        "connect-src": [csp.SELF],
+        "manifest-src": [csp.SELF],
+        "worker-src": [csp.SELF],
+        "object-src": [csp.NONE],
+        "frame-src": [csp.NONE],
+        "base-uri": [csp.NONE],
+        "form-action": [csp.SELF],
+        "frame-ancestors": [csp.NONE],
+    }
+}
+# HTTPS only, once the site is served over it (0 and off by default: a browser keeps HSTS for
+# the whole period, and preloading reaches every browser; see the README before turning them on).
+SECURE_HSTS_SECONDS = env_count("DJANGO_SECURE_HSTS_SECONDS", 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_bool("DJANGO_SECURE_HSTS_PRELOAD", False)
+SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", False)
+# The load balancer's health check may come over plain http.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 
 # --- Client addresses and limits ------------------------------------------------------------
 # How many proxies of our own stand in front of the web processes, each appending to

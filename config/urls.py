@@ -1,6 +1,7 @@
+from csp.decorators import csp_update
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from accounts.language import switch_language
 from accounts.login_views import AdminLoginForm
@@ -23,7 +24,15 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/", include(api_v1)),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    # The page's start-up script comes from its own address (?script), not inline, for the site's
+    # Content-Security-Policy; Swagger UI's stylesheet draws its icons as data: images.
+    path(
+        "api/docs/",
+        csp_update({"img-src": ["data:"]})(
+            SpectacularSwaggerSplitView.as_view(url_name="api-schema", template_name="frontend/api_docs.html")
+        ),
+        name="api-docs",
+    ),
     path("accounts/", include("accounts.urls")),
     # /users/<username>/, /leaderboard/ and /settings/
     path("", include("accounts.site_urls")),

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.utils.translation import get_language, get_language_bidi
 from django.utils.translation import gettext as _
@@ -73,3 +73,11 @@ def service_worker(request: HttpRequest) -> HttpResponse:
 @cache_control(max_age=3600)
 def offline(request: HttpRequest) -> HttpResponse:
     return render(request, "frontend/offline.html")
+
+
+@require_GET
+@cache_control(max_age=86400)
+def favicon(request: HttpRequest) -> HttpResponse:
+    # Browsers ask for /favicon.ico on pages that name no icon (the admin's); without it each such
+    # page logged a 404 in the console.
+    return redirect(static("frontend/favicon.svg"))

@@ -13,6 +13,7 @@ urlpatterns = [
     path("notifications/", views.notifications_page, name="notifications"),
     path("manifest.webmanifest", app_shell.manifest, name="manifest"),
     path("sw.js", app_shell.service_worker, name="service-worker"),
+    path("favicon.ico", app_shell.favicon, name="favicon"),
     path("offline/", app_shell.offline, name="offline"),
     # The translations the scripts use (the djangojs catalog), served by the app itself.
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
