@@ -281,6 +281,8 @@ REST_FRAMEWORK = {
         "anon": os.environ.get("API_THROTTLE_ANON", "60/minute"),
         "user": os.environ.get("API_THROTTLE_USER", "600/minute"),
         "token": os.environ.get("API_THROTTLE_TOKEN", os.environ.get("API_THROTTLE_USER", "600/minute")),
+        # Per player: a call can cost an advisor process a second (games/advice_pool.py).
+        "advice": os.environ.get("API_THROTTLE_ADVICE", "30/minute"),
     },
     # The API speaks JSON only (the pages' forms are not part of it); drf-spectacular documents
     # request bodies in the parsers' content types. DRF's JSONParser, bounded in body size and
@@ -290,6 +292,10 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "config.api_errors.api_exception_handler",
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
+# Advice is computed in at most this many advisor processes at once per machine; a request waits
+# this long for one (games/advice_pool.py), then is answered 503 with Retry-After.
+ADVICE_PROCESSES = max(1, int(os.environ.get("ADVICE_PROCESSES", "1")))
+ADVICE_WAIT_SECONDS = float(os.environ.get("ADVICE_WAIT_SECONDS", "1"))
 SPECTACULAR_SETTINGS = {
     "TITLE": "Slowhand API",
     "DESCRIPTION": "Correspondence Scat and Scattle: lobby, games, moves, history and profiles.",

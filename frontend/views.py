@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from typing import Any
 from urllib.parse import urlencode
 
@@ -15,6 +16,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from config.converters import PublicIdConverter
 from games import selectors, services
 from games.engine import get_rules
 from games.errors import GameError
@@ -81,9 +83,10 @@ def time_control_label(game: Game) -> str:
 @login_required
 def new_game(request: HttpRequest) -> HttpResponse:
     form = NewGameForm(request.POST or None)
-    again = request.GET.get("again")  # "Play again": the form as that game was set up
-    if request.method == "GET" and again:
-        game = selectors.visible_games(request.user).filter(public_id=again[:64]).first()
+    again = request.GET.get("again", "")  # "Play again": the form as that game was set up
+    # Checked like an id in a path: PostgreSQL answers a NUL in text with an error (a 500).
+    if request.method == "GET" and re.fullmatch(PublicIdConverter.regex, again):
+        game = selectors.visible_games(request.user).filter(public_id=again).first()
         if game is not None:
             form = NewGameForm.like(game, request.user)
     if request.method == "POST" and form.is_valid():

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import timedelta
 from typing import Any
 
@@ -17,6 +19,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from accounts.stats import opening_events
+from games import advice_pool
 from games.engine import advisor, get_rules
 from games.errors import Conflict, Forbidden
 from games.models import Game, GameStatus, Move, Review, Seat
@@ -26,6 +29,8 @@ from games.selectors import viewer_seat
 ADVICE_SAMPLES = {kind: 2 * samples for kind, samples in advisor.DEFAULT_SAMPLES.items()}
 REVIEW_SAMPLES = advisor.DEFAULT_SAMPLES
 ADVICE_CACHED_FOR = 24 * 3600
+# Longer than any computation takes: a web process that dies mid-way leaves a mark that expires.
+ADVICE_RUNNING_MARK_SECONDS = 60
 COSTLIEST = 3  # turns highlighted in a review
 
 
@@ -38,14 +43,37 @@ def seat_history(game: Game, seat: int) -> list[dict[str, Any]]:
     return rules.view_events(events, seat)
 
 
-def position_rng(game: Game, version: int, seat: int) -> random.Random:
+def position_seed(game: Game, version: int, seat: int) -> int:
     """The same position always gets the same advice (from the public id, not the secret seed)."""
     digest = hashlib.sha256(f"advice:{game.public_id}:{version}:{seat}".encode()).digest()
-    return random.Random(int.from_bytes(digest[:8], "big"))
+    return int.from_bytes(digest[:8], "big")
+
+
+def position_rng(game: Game, version: int, seat: int) -> random.Random:
+    return random.Random(position_seed(game, version, seat))
+
+
+class AdviceRunning(Exception):
+    """The player's previous request for advice is still being computed."""
+
+
+@contextmanager
+def one_at_a_time(user: User) -> Iterator[None]:
+    """At most one computation of advice per player at a time, across every web process."""
+    key = f"advice-running:{user.pk}"
+    # add() is False when the mark is there, and also while the cache is away: only the first refuses.
+    if not cache.add(key, 1, ADVICE_RUNNING_MARK_SECONDS) and cache.get(key) is not None:
+        raise AdviceRunning()
+    try:
+        yield
+    finally:
+        cache.delete(key)
 
 
 def advice_for(game: Game, seats: list[Seat], user: User) -> dict[str, Any]:
-    """The advisor's figures for each legal action of the player to act (403 for anyone else)."""
+    """The advisor's figures for each legal action of the player to act (403 for anyone else).
+    Computed in an advisor process (games.advice_pool), one at a time per player: raises
+    AdviceRunning, or advice_pool.AdvisorBusy when every advisor stays busy."""
     if not game.advice:
         raise Forbidden("This game offers no advice (only unrated games may).", "advice_off")
     seat = viewer_seat(game, seats, user)
@@ -59,7 +87,9 @@ def advice_for(game: Game, seats: list[Seat], user: User) -> dict[str, Any]:
     state = rules.from_json(game.state)
     samples = ADVICE_SAMPLES[game.kind]
     view, history = rules.view(state, seat), seat_history(game, seat)
-    entries = advisor.advise(game.kind, view, history, position_rng(game, game.version, seat), samples=samples)
+    with one_at_a_time(user):
+        seed = position_seed(game, game.version, seat)
+        entries = advice_pool.advise(game.kind, view, history, seed, samples)
     best = advisor.best_action(game.kind, entries)
     answer = {
         "game": game.public_id,

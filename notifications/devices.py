@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import hmac
 
 from cryptography.hazmat.primitives.asymmetric import ec
 from django.db import transaction
@@ -49,10 +50,21 @@ def clean_name(name: str) -> str:
     return name
 
 
+def same_keys(device: PushSubscription, p256dh: str, auth: str) -> bool:
+    """Whether these are the keys the device was registered with (compared as bytes, in constant time)."""
+    matches = [
+        hmac.compare_digest(decode_key(given) or b"", decode_key(stored) or b"")
+        for given, stored in ((p256dh, device.p256dh), (auth, device.auth))
+    ]
+    return all(matches)
+
+
 @transaction.atomic
 def subscribe(*, user: User, endpoint: str, p256dh: str, auth: str, name: str = "") -> tuple[PushSubscription, bool]:
     """Register a device for the player (or renew it: a browser keeps its endpoint); True when new.
-    An endpoint belongs to one browser, so a device subscribed by another account moves to this one."""
+    An endpoint belongs to one browser: a device of another account moves to this one only with that
+    browser's own keys (one browser, two accounts). Knowing the address is not enough, or anyone who
+    learnt it could take the device from its owner."""
     problem = push_endpoint_problem(endpoint)
     if problem:
         raise Invalid(problem, "bad_endpoint", {"endpoint": [problem]})
@@ -64,6 +76,10 @@ def subscribe(*, user: User, endpoint: str, p256dh: str, auth: str, name: str = 
     preference = PlayerPreference.objects.select_for_update().get(user=user)  # counts devices one at a time
     existing = PushSubscription.objects.select_for_update().filter(endpoint=endpoint).first()
     mine = existing is not None and existing.user_id == user.pk
+    if existing is not None and not mine and not same_keys(existing, p256dh, auth):
+        # One answer whichever key differs, naming nobody: it says no more than the refusal must.
+        message = "This push address cannot be registered: unsubscribe this browser from push, then subscribe again."
+        raise Conflict(message, "endpoint_in_use", {"endpoint": [message]})
     if not mine and PushSubscription.objects.filter(user=user).count() >= MAX_DEVICES:
         raise Conflict(
             f"You have {MAX_DEVICES} devices already: remove one first.", "too_many_devices", {"devices": [MAX_DEVICES]}

@@ -35,6 +35,15 @@ def _site(path: str) -> str:
     return settings.SITE_URL.rstrip("/") + path
 
 
+def _after(moment: datetime, length: timedelta) -> datetime:
+    """`moment + length`, or `moment` where the calendar ends first (a start stored near 9999-12-31
+    before starts were bounded)."""
+    try:
+        return moment + length
+    except OverflowError:
+        return moment
+
+
 def _calendar(name: str) -> Calendar:
     calendar = Calendar()
     calendar.add("prodid", PRODID)
@@ -49,7 +58,7 @@ def _deadline_event(game: Game, stamp: datetime, *, yours: bool = True) -> Event
     event.add("uid", f"game-{game.public_id}-deadline@{_host()}")
     event.add("dtstamp", stamp)
     event.add("dtstart", game.deadline)
-    event.add("dtend", game.deadline + DEADLINE_LENGTH)
+    event.add("dtend", _after(game.deadline, DEADLINE_LENGTH))
     event.add("sequence", game.revision)
     if yours:
         event.add("summary", f"Slowhand: your move in {game.kind.title()} is due")
@@ -86,7 +95,7 @@ def player_feed(user: User, now: datetime | None = None) -> bytes:
             event.add("uid", f"tournament-{tournament.public_id}-start@{_host()}")
             event.add("dtstamp", tournament.created_at)
             event.add("dtstart", tournament.starts_at)
-            event.add("dtend", tournament.starts_at + DEADLINE_LENGTH)
+            event.add("dtend", _after(tournament.starts_at, DEADLINE_LENGTH))
             event.add("summary", f"{tournament.name}: the tournament starts")
             event.add("url", _tournament_url(tournament))
             calendar.add_component(event)
@@ -103,7 +112,7 @@ def _round_event(tournament: Tournament, round_: Round) -> Event:
     event.add("dtstamp", round_.finished_at or round_.started_at)
     event.add("dtstart", round_.started_at)
     end = round_.finished_at or round_.expected_end
-    event.add("dtend", max(end, round_.started_at + DEADLINE_LENGTH))
+    event.add("dtend", max(end, _after(round_.started_at, DEADLINE_LENGTH)))
     event.add("sequence", 1 if round_.finished_at else 0)
     state = "finished" if round_.finished_at else "expected end"
     event.add("summary", f"{tournament.name}: round {round_.number} of {tournament.rounds}")

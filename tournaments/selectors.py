@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from django.db.models import Count, Prefetch, Q, QuerySet
@@ -14,6 +13,7 @@ from games.models import Game, GameStatus, Seat, time_bank_of
 
 from . import scoring
 from .models import Bye, Entry, Round, Table, Tournament, TournamentStatus
+from .snapshot import read_snapshot
 
 OVER = (GameStatus.FINISHED, GameStatus.ABORTED)
 
@@ -36,12 +36,14 @@ class Results:
         return Counter(self.byes)
 
 
-def results(tournament: Tournament, *, finished_game: Game | None = None) -> Results:
+def results(tournament: Tournament, *, finished_game: Game | None = None, players: list[int] | None = None) -> Results:
     """The results so far. `finished_game` has just finished in this transaction: its seats' places
-    are saved, its own row not yet."""
-    players = list(
-        Entry.objects.filter(tournament=tournament).order_by("joined_at", "pk").values_list("user_id", flat=True)
-    )
+    are saved, its own row not yet. `players`: the entries' user ids in joining order, when the
+    caller has read them already (in the same snapshot)."""
+    if players is None:
+        players = list(
+            Entry.objects.filter(tournament=tournament).order_by("joined_at", "pk").values_list("user_id", flat=True)
+        )
     games = dict(
         Table.objects.filter(round__tournament=tournament)
         .order_by("round__number", "number")
@@ -102,14 +104,17 @@ def tournaments_list(status: str | None = None) -> QuerySet[Tournament]:
     return tournaments.order_by("-created_at", "-pk")
 
 
-def summary(tournament: Tournament, user: User | None, *, player_count: int | None = None) -> dict[str, Any]:
+def summary(
+    tournament: Tournament, user: User | None, *, player_count: int | None = None, entered: bool | None = None
+) -> dict[str, Any]:
     if player_count is None:
         player_count = getattr(tournament, "player_count", None)
     if player_count is None:
         player_count = Entry.objects.filter(tournament=tournament, withdrawn_at__isnull=True).count()
-    entered = False
-    if user is not None and user.is_authenticated:
-        entered = Entry.objects.filter(tournament=tournament, user=user).exists()
+    if entered is None:
+        entered = False
+        if user is not None and user.is_authenticated:
+            entered = Entry.objects.filter(tournament=tournament, user=user).exists()
     return {
         "id": tournament.public_id,
         "name": tournament.name,
@@ -144,13 +149,23 @@ def seat_name(seat: Seat) -> str:
     return f"bot ({seat.bot_level})"
 
 
-def detail(tournament: Tournament, user: User | None, *, now: datetime | None = None) -> dict[str, Any]:
+def detail(tournament: Tournament, user: User | None) -> dict[str, Any]:
+    """The tournament as GET /api/v1/tournaments/{id}/ shows it, read from one snapshot: players
+    joining meanwhile are in all of its parts or in none."""
+    with read_snapshot():
+        return _detail(tournament, user)
+
+
+def _detail(tournament: Tournament, user: User | None) -> dict[str, Any]:
+    # The caller's row may be older than the snapshot (read before it, or locked by a service that
+    # has committed since): the status, round and count come from the same moment as the rest.
+    tournament = Tournament.objects.select_related("creator").get(pk=tournament.pk)
     entries = list(Entry.objects.filter(tournament=tournament).select_related("user").order_by("joined_at", "pk"))
     names = {entry.user_id: entry.user.username for entry in entries}
     withdrawn = {entry.user_id for entry in entries if entry.withdrawn_at}
     me = user.pk if user is not None and user.is_authenticated else None
-    body = summary(tournament, user, player_count=len(entries) - len(withdrawn))
-    rows = standings(tournament)
+    body = summary(tournament, user, player_count=len(entries) - len(withdrawn), entered=me in names)
+    rows = results(tournament, players=[entry.user_id for entry in entries]).rows
     body["players"] = [entry.user.username for entry in entries]
     body["standings"] = [
         {

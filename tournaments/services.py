@@ -53,6 +53,9 @@ BOT_LEVEL = "good"
 # A round's expected end, for the players' calendars: this many turns of the table's time, each
 # taken as a move's limit (or a tenth of the bank and its increment). An estimate, never a limit.
 EXPECTED_TURNS_PER_ROUND = 15
+# A start further off is a typo or an attack: dates near the calendar's end break calendars and
+# the local times of readers east of UTC.
+MAX_STARTS_AHEAD = timedelta(days=365)
 
 
 @dataclass(frozen=True)
@@ -118,8 +121,8 @@ def create_tournament(
         raise Invalid("timeout_policy is autoplay or forfeit.", "bad_timeout_policy")
     if vacation not in VacationPolicy.values:
         raise Invalid("vacation is pauses or ignored.", "bad_vacation", {"vacation": [vacation]})
-    if starts_at is not None and starts_at <= now:
-        message = "starts_at must be in the future."
+    if starts_at is not None and not now < starts_at <= now + MAX_STARTS_AHEAD:
+        message = f"starts_at must be in the future, at most {MAX_STARTS_AHEAD.days} days ahead."
         raise Invalid(message, "bad_starts_at", {"starts_at": [message]})
     bank = time.bank
     tournament = Tournament.objects.create(

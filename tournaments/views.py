@@ -4,8 +4,12 @@ script runs: the settings a player reads before joining."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from frontend.forms import KIND_LABELS, duration_label
@@ -37,10 +41,21 @@ def time_control_label(tournament: Tournament) -> str:
     return _("%(time)s a move") % {"time": duration_label(tournament.move_time_limit)}
 
 
+def moment_label(moment: datetime) -> str:
+    """The moment in the reader's time zone, or in UTC where that zone's calendar ends first (a start
+    stored near 9999-12-31 falls in the year 10000 east of UTC)."""
+    try:
+        local = timezone.localtime(moment)
+    except OverflowError:
+        return date_format(moment.astimezone(UTC), "DATETIME_FORMAT") + " UTC"
+    return date_format(local, "DATETIME_FORMAT")
+
+
 def tournament_page(request: HttpRequest, tournament_id: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament.objects.select_related("creator"), public_id=tournament_id)
     context = {
         "tournament": tournament,
+        "starts_at_label": moment_label(tournament.starts_at) if tournament.starts_at else None,
         "kind_label": KIND_LABELS.get(tournament.kind, tournament.kind),
         "format_label": tournament.get_format_display(),
         "time_label": time_control_label(tournament),

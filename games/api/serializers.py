@@ -12,6 +12,7 @@ from config.strict_input import KnownFieldsOnly
 from games import clock
 from games.engine import KINDS
 from games.engine.bots import BOT_LEVELS
+from games.engine.cards import DECK
 from games.models import GameStatus, TimeoutPolicy
 
 # --- input -------------------------------------------------------------------------------------
@@ -81,6 +82,20 @@ class GameCreateSerializer(KnownFieldsOnly, serializers.Serializer):
         return one_time_control(self, attrs)
 
 
+class CardCodeField(serializers.ChoiceField):
+    """A card exactly as the contract spells it. The engine reads "kh" or "10h" as well, but what a
+    client sent is stored in the history and shown to the other players: a different spelling of a
+    card is refused here, never stored."""
+
+    default_error_messages = {
+        "invalid_choice": '"{input}" is not a card code: a rank of A23456789TJQK, then a suit of SHDC, '
+        'in capitals ("KH" is the king of hearts).'
+    }
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(choices=DECK, **kwargs)
+
+
 class ActionSerializer(serializers.Serializer):
     """An action as the rules name it (C8). The keys it knows are checked for their shape here; the
     action then goes on as sent, so that the engine refuses any other key by name (400 bad_action,
@@ -89,8 +104,8 @@ class ActionSerializer(serializers.Serializer):
     MAX_KEYS = 8
 
     type = serializers.CharField(max_length=32)
-    card = serializers.CharField(max_length=4, required=False)
-    cards = serializers.ListField(child=serializers.CharField(max_length=4), required=False, max_length=13)
+    card = CardCodeField(required=False)
+    cards = serializers.ListField(child=CardCodeField(), required=False, max_length=13)
     meld = serializers.IntegerField(required=False, min_value=0)
 
     def to_internal_value(self, data):

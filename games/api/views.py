@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
-from rest_framework import status
+from rest_framework import exceptions, status
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
@@ -17,17 +17,20 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.models import User
+from accounts.throttles import ApiRateThrottle
 from config import dispatch
-from config.api_errors import ApiError
-from games import advice, selectors, services
+from config.api_errors import ApiError, Busy
+from games import advice, advice_pool, selectors, services
 from games.engine import KINDS, get_rules
 from games.errors import Conflict, Forbidden, GameError, Invalid, NotFound
 from games.models import Game, Move, Turn
 
 from . import serializers as s
 from .pagination import MovePagination
+from .throttles import AdviceRateThrottle
 
 STATUS_OF = {Invalid: 400, Forbidden: 403, NotFound: 404, Conflict: 409}
+ADVICE_RUNNING_RETRY_SECONDS = 2  # longer than most advice takes
 
 # What DRF's paginators read, documented so that a generated client can send it.
 PAGE_PARAMETER = OpenApiParameter("page", OpenApiTypes.INT, description="Page number, from 1.")
@@ -342,16 +345,33 @@ class VerifyView(APIView):
         return Response(selectors.verification(visible_game(request, game_id)))
 
 
+class AdvisorBusy(Busy):
+    default_detail = "The advisor is busy; ask again in a few seconds."
+    default_code = "advisor_busy"
+
+
 class AdviceView(APIView):
     permission_classes = [AllowAny]
+    throttle_classes = [ApiRateThrottle, AdviceRateThrottle]
 
     @extend_schema(responses={200: s.AdviceSerializer})
     def get(self, request: Request, game_id: str) -> Response:
         """The advisor's figures for each of your legal actions, on your turn in a game with advice on
-        (unrated games only): Scat's chance of losing a life this hand, Scattle's expected points."""
+        (unrated games only): Scat's chance of losing a life this hand, Scattle's expected points.
+        429 with Retry-After while your previous request is being computed or past 30 a minute; 503
+        with Retry-After while the advisor is busy with other players'."""
         game = visible_game(request, game_id)
-        with service_errors():
-            return Response(advice.advice_for(game, list(game.seats.all()), request.user))
+        try:
+            with service_errors():
+                return Response(advice.advice_for(game, list(game.seats.all()), request.user))
+        except advice.AdviceRunning as exc:
+            raise exceptions.Throttled(
+                wait=ADVICE_RUNNING_RETRY_SECONDS,
+                detail="Your previous request for advice is still being computed.",
+                code="advice_in_progress",
+            ) from exc
+        except advice_pool.AdvisorBusy as exc:
+            raise AdvisorBusy() from exc
 
 
 class ReviewView(APIView):

@@ -10,6 +10,8 @@ from games.models import Review
 from tests.api.helpers import create_game, move, started_two_player_game
 from tests.api.test_secrets import cards_in
 
+pytestmark = pytest.mark.usefixtures("own_advisor_slots")
+
 
 @pytest.fixture(params=["scat", "scattle"])
 def advised(request, alice_client, bob_client) -> tuple[dict, dict]:

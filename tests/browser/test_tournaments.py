@@ -95,7 +95,7 @@ def test_the_new_tournament_form_explains_a_refusal_in_the_readers_language(new_
     assert page.locator("#t-table-size").input_value() == "2"  # a round robin's tables
     page.locator("#t-starts-at").fill("2001-01-01T10:00")
     page.get_by_role("button", name="Turnuva oluştur").click()
-    page.locator("#error").get_by_text("Başlangıç ileri bir zamanda olmalı.").wait_for()
+    page.locator("#error").get_by_text("Başlangıç ileri bir zamanda, en fazla bir yıl sonra olmalı.").wait_for()
     page.locator("#t-starts-at").fill("")
     page.locator("#t-rounds").fill("")
     page.locator("#t-format").select_option("swiss")

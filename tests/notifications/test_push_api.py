@@ -111,6 +111,30 @@ def test_a_browser_subscribed_again_by_another_account_moves_to_it(public_push_s
     assert "push" not in alice.preference.channels_for("your_turn")
 
 
+def test_an_endpoint_of_another_account_is_refused_without_that_browsers_keys(public_push_service, alice, bob, browser):
+    """Bob learnt Alice's endpoint (not her browser's keys): his registration of it with keys of his
+    own is refused, and her device, its keys and her push settings stay as they were."""
+    client_for(alice).post("/api/v1/me/push-subscriptions/", browser.as_json("Alice's phone"), format="json")
+    stolen = Browser(ENDPOINT)  # the same address, other keys
+    half_stolen = {**browser.as_json(), "keys": {**browser.keys, "auth": stolen.keys["auth"]}}
+    answers = [
+        client_for(bob).post("/api/v1/me/push-subscriptions/", body, format="json")
+        for body in (stolen.as_json("mine now"), half_stolen)
+    ]
+    for answer in answers:
+        assert answer.status_code == 409, answer.content
+        assert set(answer.json()) == {"code", "message", "details"}
+        assert answer.json()["code"] == "endpoint_in_use"
+        assert "alice" not in answer.content.decode()
+    assert answers[0].json() == answers[1].json()  # nothing said about which key differed
+    device = PushSubscription.objects.get()
+    assert (device.user, device.name) == (alice, "Alice's phone")
+    assert (device.p256dh, device.auth) == (browser.keys["p256dh"], browser.keys["auth"])
+    alice.preference.refresh_from_db()
+    assert "push" in alice.preference.channels_for("your_turn")
+    assert client_for(bob).get("/api/v1/me/push-subscriptions/").json() == []
+
+
 def test_subscribing_adds_push_to_the_turn_events_only(public_push_service, alice, browser):
     client_for(alice).post("/api/v1/me/push-subscriptions/", browser.as_json(), format="json")
     settings_now = client_for(alice).get("/api/v1/me/notification-settings/").json()

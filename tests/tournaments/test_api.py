@@ -173,6 +173,36 @@ def test_starts_at_in_the_future_is_kept_and_shown(alice_client):
     assert body["starts_at"].startswith(when.strftime("%Y-%m-%dT%H:%M"))
 
 
+@pytest.mark.parametrize(
+    "starts_at",
+    [
+        "9999-12-31T23:00:00Z",
+        "9999-12-31T23:59:59-14:00",  # past the calendar's end in UTC
+        "0001-01-01T00:00:00+05:00",  # before its start
+        "2100-01-01T00:00:00Z",
+    ],
+)
+def test_a_start_past_a_year_ahead_is_a_400(alice_client, starts_at):
+    response = alice_client.post("/api/v1/tournaments/", {**SWISS, "starts_at": starts_at}, format="json")
+    assert_error(response, 400)
+    assert "starts_at" in response.json()["details"]
+    assert not Tournament.objects.exists()
+
+
+def test_a_start_a_year_ahead_is_the_last_one_taken(alice_client):
+    year = timedelta(days=365)
+    assert_error(
+        alice_client.post(
+            "/api/v1/tournaments/",
+            {**SWISS, "starts_at": (timezone.now() + year + timedelta(minutes=5)).isoformat()},
+            format="json",
+        ),
+        400,
+        "bad_starts_at",
+    )
+    create(alice_client, starts_at=(timezone.now() + year - timedelta(minutes=5)).isoformat())
+
+
 def test_a_time_bank_and_the_vacation_policy_are_taken(alice_client):
     bank = {"initial": 3600, "increment": 60, "cap": 7200}
     per_move = {name: value for name, value in SWISS.items() if name != "move_time_limit"}

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 from django.test import Client
 from icalendar import Calendar
 
 from games import services as game_services
 from tests.conftest import client_for
-from tournaments import ics
+from tournaments import ics, services
+from tournaments.models import Tournament
 
 from .helpers import make_players
 
@@ -61,3 +64,31 @@ def test_the_card_table_offers_the_deadline_as_a_one_event_download(postgres):
 
 def test_an_unknown_feed_address_is_a_404(client, db):
     assert client.get("/calendar/" + "x" * 32 + ".ics").status_code == 404
+
+
+def test_a_start_stored_at_the_calendars_end_still_shows_in_the_feed_and_to_readers_east_of_utc(postgres):
+    """A start at 9999-12-31 23:59 UTC, stored before starts were bounded: the feed lists it, and a
+    reader in Tehran (UTC+3:30, where that moment falls in the year 10000) reads the page and the API."""
+    alice, bob = make_players(2, "far")
+    tournament = services.create_tournament(
+        creator=alice, name="Far", kind="scat", format="swiss", table_size=2, rounds=1, starts_at=None
+    )
+    services.join_tournament(tournament_id=tournament.public_id, user=bob)
+    end_of_time = datetime(9999, 12, 31, 23, 59, tzinfo=UTC)
+    Tournament.objects.filter(pk=tournament.pk).update(starts_at=end_of_time)
+    bob.time_zone = "Asia/Tehran"
+    bob.save(update_fields=["time_zone"])
+
+    feed = client_for(bob).get(client_for(bob).get("/api/v1/me/calendar/").json()["url"])
+    assert feed.status_code == 200
+    start = events(feed.content)[f"tournament-{tournament.public_id}-start@127.0.0.1"]
+    assert start.decoded("DTSTART") == end_of_time
+
+    reader = Client()
+    reader.force_login(bob)
+    page = reader.get(f"/tournaments/{tournament.public_id}/")
+    assert page.status_code == 200
+    assert "9999" in page.content.decode()
+    for address in (f"/api/v1/tournaments/{tournament.public_id}/", "/api/v1/tournaments/?status=open"):
+        response = reader.get(address)
+        assert response.status_code == 200, address

@@ -444,8 +444,10 @@ class Table {
       if (advice.version !== this.game.version) return;
       this.advice = advice;
       renderAdvice(this.region.advice, advice);
-    }).catch(() => {
+    }).catch((error) => {
       this.adviceAsked = null; // the next render asks again
+      // Held back for load (429, 503): ask again after a pause, while the position stands.
+      if (error.status === 429 || error.status === 503) setTimeout(() => this.renderAdvice(), 3000);
     });
   }
 
