@@ -100,6 +100,10 @@ def credentials_of(request) -> Credentials:
 
 # --- a game's stream -------------------------------------------------------------------------
 
+# A resume replays at most this many revisions. From further back it starts afresh with a "game"
+# event, as a new connection does: a whole game's history cost megabytes and a second of CPU.
+RESUME_LIMIT = 200
+
 
 @dataclass
 class GameView:
@@ -112,14 +116,14 @@ class GameView:
 
 
 def open_game(game_id: str, user: User | None, last_event_id: int | None) -> tuple[GameView, list[Event]] | None:
-    """The stream's first events: the game as GET shows it, or, resuming after `last_event_id`, what
-    happened since. None when the viewer may not see the game."""
+    """The stream's first events: the game as GET shows it, or, resuming after `last_event_id` (at most
+    RESUME_LIMIT revisions back), what happened since. None when the viewer may not see the game."""
     game = selectors.visible_games(user).filter(public_id=game_id).first()
     if game is None:
         return None
     seats = list(game.seats.all())
     view = GameView(game_id, game.revision, selectors.viewer_seat(game, seats, user), game.pk)
-    if last_event_id is None or last_event_id > game.revision:
+    if last_event_id is None or not game.revision - RESUME_LIMIT <= last_event_id <= game.revision:
         return view, [Event(game.revision, "game", selectors.detail_for_seat(game, seats, view.seat))]
     return view, events_for_seat(game, seats, view.seat, last_event_id, moves_between(game, last_event_id))
 

@@ -23,7 +23,8 @@ GAME_STREAM = (
     "One game as you may see it. The first event is `game` (the body of GET /api/v1/games/{id}/);"
     " then a `move` event per move, whose id is the game's revision after it; seat changes, the"
     " start and moved deadlines send `game` again. On a resume the `detail` may be left out of all"
-    " but the last `move`; if something besides moves changed, a `game` event follows them."
+    " but the last `move`; if something besides moves changed, a `game` event follows them. A resume"
+    " from more than 200 revisions back gets one fresh `game` event instead of the moves."
 )
 USER_STREAM = (
     "Your events across all your games: `notification` (an item of /api/v1/notifications/),"
