@@ -16,7 +16,8 @@ Server-sent events by default (`text/event-stream`: `id:`, `event:` and `data:` 
 object, and a `: keep-alive` comment at least every 15 s). With `Accept: application/x-ndjson`,
 one JSON line per event, `{"id", "event", "data"}`, and an empty line as the keep-alive. Resume
 with the `Last-Event-ID` header (or `?last_event_id=`): every event after that id, in order, then
-live ones. Token or session authentication; a player holds at most 20 streams at once.
+live ones. Token or session authentication; a player holds at most 20 streams at once, and so does a
+client address without an account.
 """
 
 GAME_STREAM = (
@@ -133,7 +134,10 @@ def operation(operation_id: str, description: str, events: dict[str, str], game:
         },
         "400": {"description": "Last-Event-ID is not an event id", "content": error},
         "401": {"description": "Not authenticated (or a bad token)", "content": error},
-        "429": {"description": "Rate limit exceeded, or 20 streams already open", "content": error},
+        "429": {
+            "description": "Rate limit exceeded, or 20 streams open (a player's, or an address's without an account)",
+            "content": error,
+        },
     }
     if game:
         responses["404"] = {"description": "No such game, or one you may not see", "content": error}

@@ -13,6 +13,7 @@ from rest_framework.request import Request
 from accounts.authentication import HashedTokenAuthentication
 from accounts.throttles import ApiRateThrottle
 from config.api_errors import error_body
+from config.client_address import client_address
 
 from . import feeds, leases, presence
 from .streams import NDJSON, SSE, Encoder, game_stream, user_stream
@@ -73,7 +74,8 @@ def media_type_of(request: HttpRequest) -> str:
 
 async def starting(request: HttpRequest, *, needs_account: bool) -> tuple | JsonResponse:
     """What both streams check before they start, in order: the resume id, the credentials and the
-    rate limits, an account where one is needed, and a free lease."""
+    rate limits, an account where one is needed, and a free lease (of the player, or without an
+    account of the client's address)."""
     since = last_event_id(request)
     if isinstance(since, JsonResponse):
         return since
@@ -83,9 +85,17 @@ async def starting(request: HttpRequest, *, needs_account: bool) -> tuple | Json
     drf, credentials = result
     if needs_account and not drf.user.is_authenticated:
         return error("not_authenticated", "Log in, or send 'Authorization: Token <key>'.", 401)
-    lease = await leases.take(credentials.user_id)
+    if credentials.user_id is not None:
+        lease = await leases.take(leases.player(credentials.user_id))
+        refusal = f"You have {leases.MAX_STREAMS} streams open, the most one player may."
+    else:
+        lease = await leases.take(leases.address(client_address(request)))
+        refusal = (
+            f"Your address has {leases.MAX_STREAMS} streams open without an account, the most one address may;"
+            " close one, or log in to open more."
+        )
     if lease is None:
-        return error("too_many_streams", f"You have {leases.MAX_STREAMS} streams open, the most one player may.", 429)
+        return error("too_many_streams", refusal, 429)
     return since, drf, credentials, lease
 
 

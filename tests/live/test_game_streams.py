@@ -4,6 +4,7 @@ it is exactly what the REST API shows that viewer (and so holds no card the rule
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 
@@ -11,6 +12,7 @@ from accounts.models import ApiToken
 from games import services
 from games.models import Game, Move
 from live.feeds import RESUME_LIMIT
+from live.leases import MAX_STREAMS
 from tests.api.test_secrets import cards_in
 from tests.live.helpers import api, play_one, token_of, without_clock
 
@@ -186,3 +188,22 @@ def test_a_resume_within_the_bound_gets_every_move_it_missed(asgi_server, table,
     assert {e.event for e in events} == {"move"}
     assert [e.id for e in events] == list(range(since + 1, revision + 1))
     assert resumed.next(timeout=3, skip_keepalives=False).event == "keepalive"
+
+
+def test_an_address_holds_at_most_twenty_streams_without_an_account(asgi_server, table, alice, open_stream):
+    game_id, tokens, _clients = table
+    url = f"{asgi_server}/api/v1/games/{game_id}/stream/"
+    held = [open_stream(url) for _ in range(MAX_STREAMS)]
+    assert all(stream.status == 200 for stream in held)
+    refused = open_stream(url)
+    assert refused.status == 429
+    error = refused.next().data
+    assert error["code"] == "too_many_streams" and set(error) == {"code", "message", "details"}
+    assert "log in" in error["message"]
+    assert open_stream(url, tokens[0]).status == 200  # a player's streams count against the player
+    held[0].close()
+    assert held[0].ended.wait(5)
+    deadline = time.monotonic() + 10
+    while (again := open_stream(url)).status != 200 and time.monotonic() < deadline:
+        time.sleep(0.2)  # the lease comes back once the server has seen the stream end
+    assert again.status == 200
