@@ -227,6 +227,9 @@ LOGIN_LOCK_MAX_SECONDS = env_count("LOGIN_LOCK_MAX_SECONDS", 3600)
 # Password-reset requests per hour: per client address, and per email address asked for.
 PASSWORD_RESETS_PER_ADDRESS_PER_HOUR = env_count("PASSWORD_RESETS_PER_ADDRESS_PER_HOUR", 5)
 PASSWORD_RESETS_PER_EMAIL_PER_HOUR = env_count("PASSWORD_RESETS_PER_EMAIL_PER_HOUR", 3)
+# Signups per hour: per client address, and signup mails per email address.
+SIGNUPS_PER_ADDRESS_PER_HOUR = env_count("SIGNUPS_PER_ADDRESS_PER_HOUR", 10)
+SIGNUPS_PER_EMAIL_PER_HOUR = env_count("SIGNUPS_PER_EMAIL_PER_HOUR", 3)
 
 # --- REST API -------------------------------------------------------------------------------
 REST_FRAMEWORK = {
