@@ -75,6 +75,8 @@ MIDDLEWARE = [
     # Outside the rest, so it sees the pages they and Django answer with; inside SecurityMiddleware,
     # so its JSON gets the security headers.
     "config.middleware.ApiErrorShapeMiddleware",
+    # 503 with Retry-After while the database cannot be reached; outside the session's middleware.
+    "config.middleware.DatabaseOutageMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "config.middleware.CommonMiddleware",
