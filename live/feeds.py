@@ -66,8 +66,9 @@ class Credentials:
         last = changes.aggregate(last=Max("seq"))["last"]
         if last is None:
             return False
-        self.log_seq = last
-        return not self.still_valid()
+        valid = self.still_valid()
+        self.log_seq = last  # only once checked: a check the database failed is made again
+        return not valid
 
     def still_valid(self) -> bool:
         if self.user_id is None:
@@ -275,13 +276,15 @@ def user_events_after(view: UserView, credentials: Credentials | None = None) ->
         .order_by("seq")[:500]
     )
     events = []
+    seq = view.seq  # moved on only once every row is rendered: a read the database failed is made again
     for row in rows:
-        view.seq = row.seq
+        seq = row.seq
         if row.kind == EventKind.CREDENTIALS and credentials is not None and not credentials.still_valid():
             return None
         event = render(view.user, row)
         if event is not None:
             events.append(event)
+    view.seq = seq
     # A summary shows a game as it is now: of several for one game, the last says all.
     last_of_game = {e.data["game"]: e.id for e in events if e.event == "game_summary"}
     return [e for e in events if e.event != "game_summary" or last_of_game[e.data["game"]] == e.id]

@@ -99,6 +99,16 @@ async def starting(request: HttpRequest, *, needs_account: bool) -> tuple | Json
     return since, drf, credentials, lease
 
 
+async def first_read(lease: leases.Lease, read, *args):
+    """The stream's first events; its lease given back when they cannot be read (the database away:
+    config.middleware answers 503)."""
+    try:
+        return await in_thread(read, *args)
+    except BaseException:
+        await lease.release()
+        raise
+
+
 async def game_events(request: HttpRequest, game_id: str) -> HttpResponseBase:
     """One game as this viewer may see it: a "game" event, then a "move" event per move."""
     started = await starting(request, needs_account=False)
@@ -106,7 +116,7 @@ async def game_events(request: HttpRequest, game_id: str) -> HttpResponseBase:
         return started
     since, drf, credentials, lease = started
     user = drf.user if drf.user.is_authenticated else None
-    start = await in_thread(feeds.open_game, game_id, user, since)
+    start = await first_read(lease, feeds.open_game, game_id, user, since)
     if start is None:
         await lease.release()
         return error("not_found", "There is no such game, or you may not see it.", 404)
@@ -124,6 +134,6 @@ async def user_events(request: HttpRequest) -> HttpResponseBase:
     if isinstance(started, JsonResponse):
         return started
     since, drf, credentials, lease = started
-    view, first = await in_thread(feeds.open_user, drf.user, since)
+    view, first = await first_read(lease, feeds.open_user, drf.user, since)
     media_type = media_type_of(request)
     return stream_response(lease.holding(user_stream(view, first, credentials, Encoder(media_type))), media_type)
