@@ -9,9 +9,10 @@ It never touches the PostgreSQL of the machine (port 5432): it makes a cluster o
 in a temporary folder (as the user `postgres` when run as root, since PostgreSQL refuses to run as
 root), on a free port of 127.0.0.1, and a redis-server of its own; migrates a database there; and
 starts the site as production runs it (gunicorn config.asgi with uvicorn workers, DJANGO_DEBUG=0)
-on them. Client threads then play two-seat Scat games through the API (GET the game, POST a random
-legal move), anonymous readers load pages (the leaderboard, profiles), and stream readers follow the
-games (SSE; after a cut they reconnect with Last-Event-ID, as a browser does). After --before seconds
+on them, after collectstatic into staticfiles/ (the pages need its manifest). Client threads then
+play two-seat Scat games through the API (GET the game, POST a random legal move), anonymous
+readers load pages (the leaderboard, profiles), and stream readers follow the games (SSE; after a
+cut they reconnect with Last-Event-ID, as a browser does). After --before seconds
 the cluster is stopped (`pg_ctl stop -m fast`: every connection is cut, as by a restart or a
 failover), after --down more it is started again, and the clients go on for --after seconds. A
 client that gets a 503 waits half a second (not the Retry-After) so that the outage is sampled
@@ -343,9 +344,10 @@ def main() -> None:
         postgres.create()
         redis.start()
         env = bench_env(DATABASE_URL=postgres.url(), REDIS_URL=redis.url(), LIVE_KEEPALIVE_SECONDS="5")
-        subprocess.run(
-            [PYTHON, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True, timeout=600
-        )
+        for command in (["migrate"], ["collectstatic"]):  # the pages need the static files' manifest
+            subprocess.run(
+                [PYTHON, "manage.py", *command, "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True, timeout=600
+            )
         setup_django(DATABASE_URL=postgres.url(), REDIS_URL=redis.url())
         accounts = make_players(args.players)
         port = free_port()

@@ -19,7 +19,7 @@ from django.middleware import common
 from rest_framework.response import Response
 
 from .api_errors import json_bad_request, json_for_status
-from .outage import HideOutageTracebacks, database_unavailable, outage_log, outage_response
+from .outage import HideOutageTracebacks, database_unavailable, gate, outage_log, outage_response
 
 API_PREFIX = "/api/"
 
@@ -77,10 +77,11 @@ class CommonMiddleware(common.CommonMiddleware):
 
 class DatabaseOutageMiddleware:
     """While the database cannot be reached, every request answers 503 with Retry-After
-    (config.outage), never 500. A view's failure comes to process_exception; a failure in a
-    middleware (the session, the user, the time zone) Django has already turned into a 500 by the
-    time it comes back here, so got_request_exception marks its request and __call__ swaps the
-    answer. Install it outside SessionMiddleware, whose saving of the session can fail too."""
+    (config.outage), never 500: at once while this process's gate is closed; else once it fails.
+    A view's failure comes to process_exception; a failure in a middleware (the session, the user,
+    the time zone) Django has already turned into a 500 by the time it comes back here, so
+    got_request_exception marks its request and __call__ swaps the answer. Install it outside
+    SessionMiddleware, whose saving of the session can fail too. /healthz looks for itself."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -89,6 +90,9 @@ class DatabaseOutageMiddleware:
             request_log.addFilter(HideOutageTracebacks())
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
+        if not gate.open and request.path_info != HEALTH_PATH:
+            outage_log.count(f"{request.method} {request.path}")
+            return outage_response(request, is_api_request(request))
         response = self.get_response(request)
         if response.status_code >= 500 and getattr(request, "database_unavailable", False):
             return outage_response(request, is_api_request(request))
@@ -97,14 +101,19 @@ class DatabaseOutageMiddleware:
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if not database_unavailable(exception):
             return None
+        gate.failed(exception)
         outage_log.note(exception, f"{request.method} {request.path}")
         return outage_response(request, is_api_request(request))
+
+
+HEALTH_PATH = "/healthz"
 
 
 def note_database_unavailable(sender, request: HttpRequest | None = None, **kwargs) -> None:
     exception = sys.exc_info()[1]
     if request is not None and database_unavailable(exception):
         request.database_unavailable = True
+        gate.failed(exception)
         outage_log.note(exception, f"{request.method} {request.path}")
 
 

@@ -4,6 +4,13 @@ While PostgreSQL cannot be reached every request answers 503 with Retry-After, i
 shape under /api/ and with a short page elsewhere (config.middleware.DatabaseOutageMiddleware), and
 the event streams stay open and catch up once it is back (live.streams). A database error that is
 not about reaching the database (a deadlock, a constraint, bad SQL) stays what it was: a bug.
+
+Each process keeps a gate (`gate`). The first request that finds the database away closes it, and
+from then on requests answer 503 at once instead of each waiting for a connection (the pool waits
+10 s); a thread of the gate's own tries a connection of its own every PROBE_SECONDS and opens the
+gate when one works. Under ASGI it then replaces psycopg's pool, whose own reconnection waits
+longer after each failure (1, 2, 4 ... s): after a minute away it could take another minute to
+notice the database is back.
 """
 
 from __future__ import annotations
@@ -22,6 +29,8 @@ from .api_errors import error_body
 logger = logging.getLogger(__name__)
 
 RETRY_AFTER_SECONDS = 5
+PROBE_SECONDS = 0.5
+CONNECT_SECONDS = 2
 LOG_EVERY_SECONDS = 10.0
 MESSAGE = f"The database cannot be reached for a moment; try again in {RETRY_AFTER_SECONDS} seconds."
 
@@ -50,6 +59,73 @@ def database_unavailable(exc: BaseException | None) -> bool:
     return False
 
 
+def reachable() -> bool:
+    """Whether a new connection of our own (not the pool's) reaches the database, within seconds."""
+    import psycopg
+    from django.db import connections
+
+    params = {k: v for k, v in connections["default"].get_connection_params().items() if k != "cursor_factory"}
+    try:
+        with psycopg.connect(**params, connect_timeout=CONNECT_SECONDS, autocommit=True) as probe:
+            probe.execute("SELECT 1")
+    except psycopg.Error:
+        return False
+    return True
+
+
+class DatabaseGate:
+    """Open while the database can be reached, as far as this process knows (see the module's text)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.open = True
+        self.prober: threading.Thread | None = None
+
+    def failed(self, exc: BaseException) -> None:
+        """A request or a stream could not reach the database (`exc`). A pool that gave no connection
+        in time is asked about first: it may only be busy."""
+        from psycopg_pool import PoolTimeout
+
+        with self.lock:
+            if not isinstance(exc, PoolTimeout) and self.open:
+                self.open = False
+                logger.warning("The database cannot be reached: answering 503 until it can.")
+            if self.prober is None:
+                self.prober = threading.Thread(target=self._probe, name="database-gate", daemon=True)
+                self.prober.start()
+
+    def _probe(self) -> None:
+        while True:
+            if reachable():
+                with self.lock:
+                    was_closed, self.open, self.prober = not self.open, True, None
+                if was_closed:
+                    fresh_pool()
+                    logger.warning("The database can be reached again.")
+                return
+            with self.lock:
+                if self.open:
+                    self.open = False
+                    logger.warning("The database cannot be reached: answering 503 until it can.")
+            time.sleep(PROBE_SECONDS)
+
+
+def fresh_pool() -> None:
+    """Under ASGI: a new psycopg pool, connecting at once, for the one that may be waiting out its
+    backoff. Requests still holding the old pool's connections give them back to be closed."""
+    from django.db import connections
+
+    connection = connections["default"]
+    if connection.vendor == "postgresql" and connection.pool is not None:
+        try:
+            connection.close_pool()
+        except Exception:
+            logger.exception("Could not replace the database pool; it will reconnect by itself.")
+
+
+gate = DatabaseGate()
+
+
 class OutageLog:
     """One warning every LOG_EVERY_SECONDS while the database is away, instead of a traceback a request."""
 
@@ -60,17 +136,21 @@ class OutageLog:
 
     def note(self, exc: BaseException, what: str) -> None:
         """`what` (a request, a stream's read) failed for want of the database."""
+        reason = next(iter(str(exc).strip().splitlines()), "")
+        self._report(f"{type(exc).__name__}: {reason}", what)
+
+    def count(self, what: str) -> None:
+        """`what` was answered 503 at once, the gate being closed."""
+        self._report("the gate is closed", what)
+
+    def _report(self, why: str, what: str) -> None:
         with self.lock:
             self.missed += 1
             now = time.monotonic()
             if now - self.logged_at < LOG_EVERY_SECONDS:
                 return
             missed, self.missed, self.logged_at = self.missed, 0, now
-        reason = next(iter(str(exc).strip().splitlines()), "")
-        logger.warning(
-            "The database cannot be reached (%s: %s): %s, %d in all since the last report.",
-            type(exc).__name__, reason, what, missed,
-        )  # fmt: skip
+        logger.warning("The database cannot be reached (%s): %s, %d in all since the last report.", why, what, missed)
 
 
 outage_log = OutageLog()

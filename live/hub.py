@@ -20,7 +20,7 @@ from collections import defaultdict
 from django.conf import settings
 from django.db.models import Max
 
-from config.outage import database_unavailable, outage_log
+from config.outage import database_unavailable, gate, outage_log
 from games.models import Game
 
 from . import feeds
@@ -199,12 +199,13 @@ class Hub:
     async def check_every(self, seconds: float) -> None:
         while True:
             await asyncio.sleep(seconds)
-            if not self.listeners:
+            if not self.listeners or not gate.open:
                 continue
             try:
                 found = await in_thread(current_numbers, list(self.listeners))
             except Exception as exc:
                 if database_unavailable(exc):
+                    gate.failed(exc)
                     outage_log.note(exc, "the live events' check of the revisions")
                 else:
                     logger.exception("Live events: could not read the revisions; trying again.")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 
-from config.outage import database_unavailable, outage_log
+from config.outage import database_unavailable, gate, outage_log
 
 from . import feeds
 from .hub import Listener, hub
@@ -62,6 +62,10 @@ async def game_stream(
                 listener.spoke()
                 yield encoder.keepalive()
                 continue
+            if not gate.open:
+                if waiting_out_the_database(listener, rang):
+                    yield encoder.keepalive()
+                continue
             try:
                 if channels[1:] and channels[1] in rang and await in_thread(credentials.revoked):
                     return
@@ -81,10 +85,13 @@ async def game_stream(
         hub().unfollow(listener, channels)
 
 
-def waiting_out_the_database(listener: Listener, rang: set[str], exc: Exception) -> bool:
-    """The news of `rang` could not be read for want of the database: ask again in a while. True when
-    a keep-alive is due meanwhile (the stream is known to be alive by its keep-alives only)."""
-    outage_log.note(exc, "a stream could not read its news")
+def waiting_out_the_database(listener: Listener, rang: set[str], exc: Exception | None = None) -> bool:
+    """The news of `rang` cannot be read for want of the database (`exc`, or the gate is closed): ask
+    again in a while. True when a keep-alive is due meanwhile (the stream is known to be alive by its
+    keep-alives only)."""
+    if exc is not None:
+        gate.failed(exc)
+        outage_log.note(exc, "a stream could not read its news")
     listener.again(rang, RETRY_SECONDS)
     if listener.keepalive_due():
         listener.spoke()
@@ -121,6 +128,10 @@ async def user_stream(
             if not rang:
                 listener.spoke()
                 yield encoder.keepalive()
+                continue
+            if not gate.open:
+                if waiting_out_the_database(listener, rang):
+                    yield encoder.keepalive()
                 continue
             try:
                 events = await in_thread(feeds.user_events_after, view, credentials)

@@ -7,6 +7,8 @@ listens, so every new connection is refused, as during a restart."""
 from __future__ import annotations
 
 import socket
+import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -14,7 +16,7 @@ import pytest
 from django.db import connection, connections
 from django.test import Client
 
-from config.outage import database_unavailable
+from config.outage import database_unavailable, gate
 from tests.conftest import client_for, require_service
 
 pytestmark = pytest.mark.services
@@ -26,19 +28,43 @@ def closed_port() -> int:
         return sock.getsockname()[1]  # free again once closed: nothing listens there
 
 
+class HangingUp:
+    """A server that takes each connection and closes it at once, as a database going down does;
+    it counts them."""
+
+    def __init__(self) -> None:
+        self.sock = socket.create_server(("127.0.0.1", 0))
+        self.port = self.sock.getsockname()[1]
+        self.taken = 0
+        threading.Thread(target=self.serve, daemon=True).start()
+
+    def serve(self) -> None:
+        while True:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                return
+            self.taken += 1
+            conn.close()
+
+
 @contextmanager
-def database_unreachable() -> Iterator[None]:
+def database_unreachable(port: int | None = None) -> Iterator[None]:
     """Every connection opened from here on is refused (the settings are shared by every thread's
-    connection); the open ones are closed first. Restored after."""
+    connection), or goes to `port`; the open ones are closed first. Restored after."""
     settings_dict = connections["default"].settings_dict
-    host, port = settings_dict["HOST"], settings_dict["PORT"]
+    host, port_before = settings_dict["HOST"], settings_dict["PORT"]
     connections.close_all()
-    settings_dict["HOST"], settings_dict["PORT"] = "127.0.0.1", str(closed_port())
+    settings_dict["HOST"], settings_dict["PORT"] = "127.0.0.1", str(port or closed_port())
     try:
         yield
     finally:
-        settings_dict["HOST"], settings_dict["PORT"] = host, port
+        settings_dict["HOST"], settings_dict["PORT"] = host, port_before
         connections.close_all()
+        deadline = time.monotonic() + 10
+        while not gate.open and time.monotonic() < deadline:
+            time.sleep(0.05)  # the site notices within a second that the database is back
+        assert gate.open, "the gate stayed closed after the database came back"
 
 
 @pytest.fixture
@@ -120,3 +146,26 @@ def test_only_an_unreachable_database_is_an_outage(on_postgres):
         cursor.execute("RESET statement_timeout")
     assert isinstance(cancelled.value.__cause__, psycopg.errors.QueryCanceled)
     assert not database_unavailable(cancelled.value), "a query too slow is not a database away"
+
+
+def test_once_one_request_finds_the_database_away_the_others_are_answered_without_trying(on_postgres, alice):
+    client, server = client_for(alice), HangingUp()
+    with database_unreachable(server.port):
+        assert_come_back(client.get("/api/v1/games/"))
+        assert not gate.open
+        tried = server.taken
+        for _ in range(5):
+            assert_come_back(client.get("/api/v1/games/"))
+        # The gate's own probe may have tried once meanwhile (every half second); the requests did not.
+        assert server.taken - tried <= 1
+    assert client.get("/api/v1/games/").status_code == 200
+
+
+def test_a_pool_that_is_only_busy_leaves_the_gate_open(on_postgres):
+    from tests.api.test_busy import pool_timeout
+
+    gate.failed(pool_timeout())
+    deadline = time.monotonic() + 5
+    while gate.prober is not None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert gate.open and gate.prober is None
