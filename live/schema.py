@@ -139,6 +139,10 @@ def operation(operation_id: str, description: str, events: dict[str, str], game:
             "content": error,
         },
     }
+    responses["503"] = {
+        "description": "The database cannot be reached for a moment; see Retry-After (an open stream stays open)",
+        "content": error,
+    }
     if game:
         responses["404"] = {"description": "No such game, or one you may not see", "content": error}
     security = [{"tokenAuth": []}, {"cookieAuth": []}] + ([{}] if game else [])
