@@ -117,7 +117,7 @@ class PrivatePostgres:
 @dataclass
 class Answer:
     sent_at: float
-    kind: str  # "move", "game", "page", "stream open"
+    kind: str  # "game" (GET), "move", "new game" (create and join), "page", "stream open"
     status: int
     seconds: float
     retry_after: bool = False
@@ -171,18 +171,19 @@ class Player:
 
     def new_game(self) -> dict:
         answer, created = call(self.port, "POST", "/api/v1/games/", self.tokens[0], {"kind": "scat", "seats": 2})
-        self.record("move", answer)
+        self.record("new game", answer)
         if answer.status != 201:
             return {}
         answer, joined = call(self.port, "POST", f"/api/v1/games/{created['id']}/join/", self.tokens[1], {})
-        self.record("move", answer)
+        self.record("new game", answer)
         return joined if answer.status == 200 else {}
 
     def step(self) -> bool:
         """One GET and, on the player's turn, one move; False when something was refused."""
         if not self.game or self.game.get("status") != "active":
-            self.game = self.new_game() or self.game
-            return bool(self.game)
+            created = self.new_game()
+            self.game = created or self.game
+            return bool(created)
         seat = self.game.get("to_act") or 0
         answer, detail = call(self.port, "GET", f"/api/v1/games/{self.game['id']}/", self.tokens[seat])
         if self.record("game", answer).status != 200:
@@ -411,7 +412,7 @@ def main() -> None:
         }
         for title, part in phases.items():
             report.line(f"{title}:")
-            for kind in ("game", "move", "page", "stream open"):
+            for kind in ("game", "move", "new game", "page", "stream open"):
                 of_kind = [a for a in part if a.kind == kind]
                 if of_kind:
                     summarise(report, kind, of_kind)

@@ -5,12 +5,14 @@ shape under /api/ and with a short page elsewhere (config.middleware.DatabaseOut
 the event streams stay open and catch up once it is back (live.streams). A database error that is
 not about reaching the database (a deadlock, a constraint, bad SQL) stays what it was: a bug.
 
-Each process keeps a gate (`gate`). The first request that finds the database away closes it, and
+Each process keeps a gate (`gate`). When a request or a stream fails for want of the database, a
+thread of the gate's own tries a connection of its own: if that fails too, the gate closes, and
 from then on requests answer 503 at once instead of each waiting for a connection (the pool waits
-10 s); a thread of the gate's own tries a connection of its own every PROBE_SECONDS and opens the
-gate when one works. Under ASGI it then replaces psycopg's pool, whose own reconnection waits
-longer after each failure (1, 2, 4 ... s): after a minute away it could take another minute to
-notice the database is back.
+10 s), while the thread tries again every PROBE_SECONDS and opens the gate when one works. Under
+ASGI it then replaces psycopg's pool, whose own reconnection waits longer after each failure (1, 2,
+4 ... s): after a minute away it could take another minute to notice the database is back. A
+failure the thread's connection does not share (one connection ended by an administrator, a pool
+only busy) leaves the gate open.
 """
 
 from __future__ import annotations
@@ -19,7 +21,6 @@ import logging
 import threading
 import time
 
-from django.db import InterfaceError as DjangoInterfaceError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -48,7 +49,7 @@ def database_unavailable(exc: BaseException | None) -> bool:
 
     seen = 0
     while exc is not None and seen < 10:
-        if isinstance(exc, PoolTimeout | PoolClosed | psycopg.InterfaceError | DjangoInterfaceError):
+        if isinstance(exc, PoolTimeout | PoolClosed):
             return True
         if isinstance(exc, psycopg.OperationalError):
             sqlstate = exc.sqlstate
@@ -82,14 +83,9 @@ class DatabaseGate:
         self.prober: threading.Thread | None = None
 
     def failed(self, exc: BaseException) -> None:
-        """A request or a stream could not reach the database (`exc`). A pool that gave no connection
-        in time is asked about first: it may only be busy."""
-        from psycopg_pool import PoolTimeout
-
+        """A request or a stream could not reach the database (`exc`): the gate's thread finds out
+        whether it is away. Never waits (the streams call it from the event loop)."""
         with self.lock:
-            if not isinstance(exc, PoolTimeout) and self.open:
-                self.open = False
-                logger.warning("The database cannot be reached: answering 503 until it can.")
             if self.prober is None:
                 self.prober = threading.Thread(target=self._probe, name="database-gate", daemon=True)
                 self.prober.start()
