@@ -39,6 +39,7 @@ SETTINGS_CONTEXT: list[Callable[[HttpRequest], dict[str, Any]]] = []
 
 
 def safe_next(request: HttpRequest, next_url: str | None) -> str:
+    """Where to go after signing up: `next_url` if it is an address of this site, else home."""
     if next_url and url_has_allowed_host_and_scheme(next_url, allowed_hosts={request.get_host()}):
         return next_url
     return "/"

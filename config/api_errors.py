@@ -56,9 +56,6 @@ def api_exception_handler(exc: Exception, context: dict) -> Response | None:
     elif isinstance(exc, PermissionDenied):
         exc = exceptions.PermissionDenied()
     elif waited_for_a_connection(exc):
-        from .outage import gate  # here: config.outage imports this module
-
-        gate.failed(exc)  # only busy, or the database away: the gate finds out which
         exc = Busy()
     # Imported here: rest_framework.views loads the API settings' classes as it is imported, and
     # some of them (config.parsers) need this module.

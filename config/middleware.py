@@ -96,6 +96,9 @@ class DatabaseOutageMiddleware:
         response = self.get_response(request)
         if response.status_code >= 500 and getattr(request, "database_unavailable", False):
             return outage_response(request, is_api_request(request))
+        data = getattr(response, "data", None)
+        if response.status_code == 503 and isinstance(data, dict) and data.get("code") == "busy":
+            gate.failed()  # the API waited too long for a connection (config.api_errors): busy, or away?
         return response
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:

@@ -82,9 +82,10 @@ class DatabaseGate:
         self.open = True
         self.prober: threading.Thread | None = None
 
-    def failed(self, exc: BaseException) -> None:
-        """A request or a stream could not reach the database (`exc`): the gate's thread finds out
-        whether it is away. Never waits (the streams call it from the event loop)."""
+    def failed(self, exc: BaseException | None = None) -> None:
+        """A request or a stream could not reach the database (`exc`), or waited too long for a
+        connection: the gate's thread finds out whether it is away. Never waits (the streams call it
+        from the event loop)."""
         with self.lock:
             if self.prober is None:
                 self.prober = threading.Thread(target=self._probe, name="database-gate", daemon=True)

@@ -58,8 +58,12 @@ class Lease:
     async def release(self) -> None:
         if settings.REDIS_URL:
             await _renewer().give_back(self)
-        else:
-            _in_memory[self.holder].discard(self.name)
+            return
+        held = _in_memory.get(self.holder)
+        if held is not None:
+            held.discard(self.name)
+            if not held:
+                del _in_memory[self.holder]  # addresses come and go: keep none that holds nothing
 
     async def holding(self, body: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
         """`body`, its lease renewed while it runs (with the process's others) and given back when it ends."""

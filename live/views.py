@@ -6,6 +6,9 @@ event loop (live.streams). Errors before the stream starts answer in the API's e
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, TypeVar
+
 from django.http import HttpRequest, HttpResponseBase, JsonResponse, StreamingHttpResponse
 from rest_framework import exceptions
 from rest_framework.request import Request
@@ -18,6 +21,8 @@ from config.client_address import client_address
 from . import feeds, leases, presence
 from .streams import NDJSON, SSE, Encoder, game_stream, user_stream
 from .threads import in_thread
+
+T = TypeVar("T")
 
 
 class StreamAuthentication:
@@ -99,7 +104,7 @@ async def starting(request: HttpRequest, *, needs_account: bool) -> tuple | Json
     return since, drf, credentials, lease
 
 
-async def first_read(lease: leases.Lease, read, *args):
+async def first_read(lease: leases.Lease, read: Callable[..., T], *args: Any) -> T:
     """The stream's first events; its lease given back when they cannot be read (the database away:
     config.middleware answers 503)."""
     try:
