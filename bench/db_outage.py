@@ -437,6 +437,7 @@ def main() -> None:
         if server is not None:
             stop_group(server)
         redis.stop()
+        shutil.rmtree(redis.dir, ignore_errors=True)
         postgres.remove()
     report.save()
 
