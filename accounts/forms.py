@@ -21,8 +21,18 @@ from .validators import (
 )
 
 
-class SignupForm(UserCreationForm):
-    email = forms.EmailField(label=_("Email"), help_text=_("For password resets and the notifications you choose."))
+class SignupForm(forms.ModelForm):
+    """The first step of signing up (accounts.signup): a username and the address the link goes to.
+    Whether the address is in use is never said here; its owner is told by mail."""
+
+    email = forms.EmailField(
+        label=_("Email"),
+        help_text=_("A link to finish signing up goes there; later, password resets and the notifications you choose."),
+        error_messages={
+            "required": _("Enter your email address: it is how you reset a forgotten password."),
+            "invalid": _("Enter a whole email address, such as alice@example.com."),
+        },
+    )
 
     class Meta:
         model = User
@@ -34,11 +44,24 @@ class SignupForm(UserCreationForm):
         validate_new_username(username)
         return username
 
-    def clean_email(self) -> str:
-        email = self.cleaned_data["email"]
-        if services.email_in_use(email):
-            raise ValidationError(services.EMAIL_TAKEN, code="email_taken")
-        return email
+
+class SignupFinishForm(UserCreationForm):
+    """The second step, on the link's page: the password, and the username once more (it may have
+    been taken since the mail went out). The address is the link's."""
+
+    class Meta:
+        model = User
+        fields = ("username",)
+
+    def __init__(self, *args: Any, email: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.instance.email = email  # the password checks compare the password with it too
+
+    def clean_username(self) -> str:
+        username = self.cleaned_data["username"]
+        validate_username_characters(username)
+        validate_new_username(username)
+        return username
 
     def save(self, commit: bool = True) -> User:
         self.instance.refresh_name_keys()
@@ -47,12 +70,13 @@ class SignupForm(UserCreationForm):
     def save_checked(self) -> User:
         """Save the new account, checking its name once more under a lock that every signup takes: two
         look-alike names signing up at the same instant would otherwise both pass clean_username.
-        Raises ValidationError (for the username) when the name was taken meanwhile."""
+        Raises ValidationError: for the username when the name was taken meanwhile, with the code
+        email_taken when an account uses the address now (the link was used already)."""
         with transaction.atomic():
             lock_account_names()
             validate_new_username(self.cleaned_data["username"])
-            if services.email_in_use(self.cleaned_data["email"]):  # taken meanwhile
-                raise ValidationError(services.EMAIL_TAKEN, code="email_taken")
+            if services.email_in_use(self.instance.email):
+                raise ValidationError(ADDRESS_IN_USE_NOW, code="email_taken")
             try:
                 with transaction.atomic():
                     return self.save()
@@ -60,6 +84,10 @@ class SignupForm(UserCreationForm):
                 raise ValidationError(
                     _("That username is taken, or looks too much like one that is."), code="username_taken"
                 ) from exc
+
+
+# Said only on the link's page, to whoever holds the mail: the address's owner.
+ADDRESS_IN_USE_NOW = _("An account uses this address now. Log in, or choose a new password if you have forgotten it.")
 
 
 class ProfileForm(forms.ModelForm):

@@ -1,4 +1,4 @@
-"""Limits on guessing passwords and on sending password-reset mail, kept in Django's cache.
+"""Limits on guessing passwords, on sending password-reset mail and on signing up, kept in Django's cache.
 
 Failed logins are counted per pair (username as typed, normalised and case-folded; client address),
 whether or not the username exists, so the limit tells nobody which names are taken, and guesses
@@ -141,6 +141,16 @@ def password_reset_allowed(address: str, email: str) -> bool:
     return _take(by_address, settings.PASSWORD_RESETS_PER_ADDRESS_PER_HOUR, HOUR) and _take(
         by_email, settings.PASSWORD_RESETS_PER_EMAIL_PER_HOUR, HOUR
     )
+
+
+def signup_allowed(address: str) -> bool:
+    """Count one signup from a client address; False when it has had its hourly share."""
+    return _take(f"signup:address:{_digest(address)}", settings.SIGNUPS_PER_ADDRESS_PER_HOUR, HOUR)
+
+
+def signup_mail_allowed(email: str) -> bool:
+    """Count one signup mail to an address, whoever asked; False when it has had its hourly share."""
+    return _take(f"signup:email:{_digest(email.strip().casefold())}", settings.SIGNUPS_PER_EMAIL_PER_HOUR, HOUR)
 
 
 def _pair_key(username: str, address: str) -> str:

@@ -115,6 +115,14 @@ def email_in_use(email: str, *, other_than: int | None = None) -> bool:
     return User.objects.filter(email__iexact=email.strip()).exclude(pk=other_than).exists()
 
 
+def logged_out(*, request, user: User) -> None:
+    """A session logged out: its open streams close. Django's logout sends user_logged_out before it
+    ends the session, so the session ends here first: the streams look as soon as they hear of it,
+    and must find it gone."""
+    request.session.flush()
+    live_log.append([UserEvent(user.pk, EventKind.CREDENTIALS)])  # the player's streams look at theirs
+
+
 def password_changed(*, user: User) -> None:
     """After a password change or reset, whoever held the old password loses what it gave them: every
     API token is revoked, the webhook signing secret replaced and every push device removed. Other

@@ -7,6 +7,8 @@ from . import login_views, views
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
+    path("signup/sent/", views.signup_sent, name="signup_sent"),
+    path("signup/finish/<str:token>/", views.signup_finish, name="signup_finish"),
     path("login/", login_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(template_name="accounts/logged_out.html"), name="logout"),
     path(

@@ -25,9 +25,11 @@ from games.models import BotLevel, GameKind
 from games.selectors import seat_label
 
 from . import blocks, login_limits, selectors, services
+from . import signup as signup_flow
 from .charts import rating_chart
-from .forms import BlockForm, ProfileForm, SignupForm, TokenCreateForm
+from .forms import ADDRESS_IN_USE_NOW, BlockForm, ProfileForm, SignupFinishForm, SignupForm, TokenCreateForm
 from .models import ApiToken, User
+from .signup import SignupRequest
 
 LEADERBOARD_PAGE_SIZE = 50
 
@@ -36,20 +38,53 @@ LEADERBOARD_PAGE_SIZE = 50
 SETTINGS_CONTEXT: list[Callable[[HttpRequest], dict[str, Any]]] = []
 
 
+def safe_next(request: HttpRequest, next_url: str | None) -> str:
+    """Where to go after signing up: `next_url` if it is an address of this site, else home."""
+    if next_url and url_has_allowed_host_and_scheme(next_url, allowed_hosts={request.get_host()}):
+        return next_url
+    return "/"
+
+
 def signup(request: HttpRequest) -> HttpResponse:
-    next_url = request.POST.get("next") or request.GET.get("next") or "/"
-    if not url_has_allowed_host_and_scheme(next_url, allowed_hosts={request.get_host()}):
-        next_url = "/"
+    """The first step (accounts.signup): the same answer for any address, or the form again."""
+    next_url = safe_next(request, request.POST.get("next") or request.GET.get("next"))
     form = SignupForm(request.POST or None)
+    status = 200
+    if request.method == "POST" and form.is_valid():
+        asked = SignupRequest(form.cleaned_data["username"], form.cleaned_data["email"], next_url)
+        if signup_flow.request_signup(
+            signup=asked, address=client_address(request), absolute_url=request.build_absolute_uri
+        ):
+            return redirect("signup_sent")
+        form.add_error(None, _("Too many signups from your address. Try again in an hour."))
+        status = 429
+    return render(request, "accounts/signup.html", {"form": form, "next": next_url}, status=status)
+
+
+def signup_sent(request: HttpRequest) -> HttpResponse:
+    return render(request, "accounts/signup_sent.html", {"days": signup_flow.LINK_DAYS})
+
+
+def signup_finish(request: HttpRequest, token: str) -> HttpResponse:
+    """The second step, from the mailed link: the password, then the account, logged in."""
+    asked = signup_flow.requested(token)
+    if asked is None:
+        return render(request, "accounts/signup_finish.html", {"valid": False}, status=400)
+    context: dict[str, Any] = {"valid": True, "email": asked.email}
+    if services.email_in_use(asked.email):
+        return render(request, "accounts/signup_finish.html", {**context, "in_use": ADDRESS_IN_USE_NOW})
+    form = SignupFinishForm(request.POST or None, initial={"username": asked.username}, email=asked.email)
     if request.method == "POST" and form.is_valid():
         try:
             user = form.save_checked()
         except ValidationError as exc:
-            form.add_error("email" if exc.code == "email_taken" else "username", exc)
+            if exc.code == "email_taken":
+                return render(request, "accounts/signup_finish.html", {**context, "in_use": ADDRESS_IN_USE_NOW})
+            form.add_error("username", exc)
         else:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-            return redirect(next_url)
-    return render(request, "accounts/signup.html", {"form": form, "next": next_url})
+            return redirect(safe_next(request, asked.next_url))
+    return render(request, "accounts/signup_finish.html", {**context, "form": form})
 
 
 # --- profiles and the leaderboard ------------------------------------------------------------

@@ -9,13 +9,17 @@ page under /api/ for the error shape, after Django has logged the error as it al
 
 from __future__ import annotations
 
+import logging
+import sys
 from collections.abc import Callable
 
+from django.core.signals import got_request_exception
 from django.http import HttpRequest, HttpResponse
 from django.middleware import common
 from rest_framework.response import Response
 
 from .api_errors import json_bad_request, json_for_status
+from .outage import HideOutageTracebacks, database_unavailable, gate, outage_log, outage_response
 
 API_PREFIX = "/api/"
 
@@ -69,3 +73,51 @@ class CommonMiddleware(common.CommonMiddleware):
 
     def should_redirect_with_slash(self, request: HttpRequest) -> bool:
         return not is_api_request(request) and super().should_redirect_with_slash(request)
+
+
+class DatabaseOutageMiddleware:
+    """While the database cannot be reached, every request answers 503 with Retry-After
+    (config.outage), never 500: at once while this process's gate is closed; else once it fails.
+    A view's failure comes to process_exception; a failure in a middleware (the session, the user,
+    the time zone) Django has already turned into a 500 by the time it comes back here, so
+    got_request_exception marks its request and __call__ swaps the answer. Install it outside
+    SessionMiddleware, whose saving of the session can fail too. /healthz looks for itself."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+        request_log = logging.getLogger("django.request")
+        if not any(isinstance(f, HideOutageTracebacks) for f in request_log.filters):
+            request_log.addFilter(HideOutageTracebacks())
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if not gate.open and request.path_info != HEALTH_PATH:
+            outage_log.count(f"{request.method} {request.path}")
+            return outage_response(request, is_api_request(request))
+        response = self.get_response(request)
+        if response.status_code >= 500 and getattr(request, "database_unavailable", False):
+            return outage_response(request, is_api_request(request))
+        data = getattr(response, "data", None)
+        if response.status_code == 503 and isinstance(data, dict) and data.get("code") == "busy":
+            gate.failed()  # the API waited too long for a connection (config.api_errors): busy, or away?
+        return response
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if not database_unavailable(exception):
+            return None
+        gate.failed(exception)
+        outage_log.note(exception, f"{request.method} {request.path}")
+        return outage_response(request, is_api_request(request))
+
+
+HEALTH_PATH = "/healthz"
+
+
+def note_database_unavailable(sender, request: HttpRequest | None = None, **kwargs) -> None:
+    exception = sys.exc_info()[1]
+    if request is not None and database_unavailable(exception):
+        request.database_unavailable = True
+        gate.failed(exception)
+        outage_log.note(exception, f"{request.method} {request.path}")
+
+
+got_request_exception.connect(note_database_unavailable, dispatch_uid="config.middleware.database_unavailable")

@@ -21,6 +21,7 @@ ERROR_DESCRIPTIONS = {
     "409": "Conflict (stale version, game not open or not running)",
     "415": "The body is not JSON",
     "429": "Rate limit exceeded; see Retry-After",
+    "503": "The database cannot be reached for a moment (database_unavailable) or is busy (busy); see Retry-After",
 }
 
 

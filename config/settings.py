@@ -78,6 +78,8 @@ MIDDLEWARE = [
     # Outside the rest, so it sees the pages they and Django answer with; inside SecurityMiddleware,
     # so its JSON gets the security headers.
     "config.middleware.ApiErrorShapeMiddleware",
+    # 503 with Retry-After while the database cannot be reached; outside the session's middleware.
+    "config.middleware.DatabaseOutageMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "config.middleware.CommonMiddleware",
@@ -262,6 +264,9 @@ LOGIN_LOCK_MAX_SECONDS = env_count("LOGIN_LOCK_MAX_SECONDS", 3600)
 # Password-reset requests per hour: per client address, and per email address asked for.
 PASSWORD_RESETS_PER_ADDRESS_PER_HOUR = env_count("PASSWORD_RESETS_PER_ADDRESS_PER_HOUR", 5)
 PASSWORD_RESETS_PER_EMAIL_PER_HOUR = env_count("PASSWORD_RESETS_PER_EMAIL_PER_HOUR", 3)
+# Signups per hour: per client address, and signup mails per email address.
+SIGNUPS_PER_ADDRESS_PER_HOUR = env_count("SIGNUPS_PER_ADDRESS_PER_HOUR", 10)
+SIGNUPS_PER_EMAIL_PER_HOUR = env_count("SIGNUPS_PER_EMAIL_PER_HOUR", 3)
 
 # --- REST API -------------------------------------------------------------------------------
 REST_FRAMEWORK = {

@@ -29,7 +29,7 @@ class Audiences:
             future = asyncio.ensure_future(in_thread(feeds.render_since, game_id, revision))
             self.readings[key] = future
             loop = asyncio.get_running_loop()
-            future.add_done_callback(lambda _done: loop.call_later(KEPT_SECONDS, self._drop, key, future))
+            future.add_done_callback(lambda done: self._keep_for_a_while(loop, key, done))
         # A stream that closes while it waits must not cancel the reading the others wait for.
         return await asyncio.shield(future)
 
@@ -43,6 +43,11 @@ class Audiences:
         future = self.readings[key] = loop.create_future()
         future.set_result(change)
         loop.call_later(KEPT_SECONDS, self._drop, key, future)
+
+    def _keep_for_a_while(self, loop: asyncio.AbstractEventLoop, key: tuple, future: asyncio.Future) -> None:
+        # A reading that failed (the database away) is not kept: the next stream to ask reads again.
+        failed = future.cancelled() or future.exception() is not None
+        loop.call_later(0 if failed else KEPT_SECONDS, self._drop, key, future)
 
     def _drop(self, key: tuple, future: asyncio.Future) -> None:
         if self.readings.get(key) is future:

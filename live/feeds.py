@@ -66,8 +66,9 @@ class Credentials:
         last = changes.aggregate(last=Max("seq"))["last"]
         if last is None:
             return False
-        self.log_seq = last
-        return not self.still_valid()
+        valid = self.still_valid()
+        self.log_seq = last  # only once checked: a check the database failed is made again
+        return not valid
 
     def still_valid(self) -> bool:
         if self.user_id is None:
@@ -100,6 +101,10 @@ def credentials_of(request) -> Credentials:
 
 # --- a game's stream -------------------------------------------------------------------------
 
+# A resume replays at most this many revisions. From further back it starts afresh with a "game"
+# event, as a new connection does: a whole game's history cost megabytes and a second of CPU.
+RESUME_LIMIT = 200
+
 
 @dataclass
 class GameView:
@@ -112,14 +117,14 @@ class GameView:
 
 
 def open_game(game_id: str, user: User | None, last_event_id: int | None) -> tuple[GameView, list[Event]] | None:
-    """The stream's first events: the game as GET shows it, or, resuming after `last_event_id`, what
-    happened since. None when the viewer may not see the game."""
+    """The stream's first events: the game as GET shows it, or, resuming after `last_event_id` (at most
+    RESUME_LIMIT revisions back), what happened since. None when the viewer may not see the game."""
     game = selectors.visible_games(user).filter(public_id=game_id).first()
     if game is None:
         return None
     seats = list(game.seats.all())
     view = GameView(game_id, game.revision, selectors.viewer_seat(game, seats, user), game.pk)
-    if last_event_id is None or last_event_id > game.revision:
+    if last_event_id is None or not game.revision - RESUME_LIMIT <= last_event_id <= game.revision:
         return view, [Event(game.revision, "game", selectors.detail_for_seat(game, seats, view.seat))]
     return view, events_for_seat(game, seats, view.seat, last_event_id, moves_between(game, last_event_id))
 
@@ -271,13 +276,15 @@ def user_events_after(view: UserView, credentials: Credentials | None = None) ->
         .order_by("seq")[:500]
     )
     events = []
+    seq = view.seq  # moved on only once every row is rendered: a read the database failed is made again
     for row in rows:
-        view.seq = row.seq
+        seq = row.seq
         if row.kind == EventKind.CREDENTIALS and credentials is not None and not credentials.still_valid():
             return None
         event = render(view.user, row)
         if event is not None:
             events.append(event)
+    view.seq = seq
     # A summary shows a game as it is now: of several for one game, the last says all.
     last_of_game = {e.data["game"]: e.id for e in events if e.event == "game_summary"}
     return [e for e in events if e.event != "game_summary" or last_of_game[e.data["game"]] == e.id]

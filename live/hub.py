@@ -20,6 +20,7 @@ from collections import defaultdict
 from django.conf import settings
 from django.db.models import Max
 
+from config.outage import database_unavailable, gate, outage_log
 from games.models import Game
 
 from . import feeds
@@ -54,6 +55,15 @@ class Listener:
     def spoke(self) -> None:
         """The stream sent something: no keep-alive is due for a while."""
         self.spoke_at = time.monotonic()
+
+    def keepalive_due(self) -> bool:
+        return time.monotonic() - self.spoke_at >= settings.LIVE_KEEPALIVE_SECONDS
+
+    def again(self, channels: set[str], after: float) -> None:
+        """What `channels` rang for could not be read (the database is away): ring again `after`
+        seconds from now, whatever else rings meanwhile."""
+        self.channels |= channels
+        asyncio.get_running_loop().call_later(after, self.rang.set)
 
 
 class Hub:
@@ -189,12 +199,16 @@ class Hub:
     async def check_every(self, seconds: float) -> None:
         while True:
             await asyncio.sleep(seconds)
-            if not self.listeners:
+            if not self.listeners or not gate.open:
                 continue
             try:
                 found = await in_thread(current_numbers, list(self.listeners))
-            except Exception:
-                logger.exception("Live events: could not read the revisions; trying again.")
+            except Exception as exc:
+                if database_unavailable(exc):
+                    gate.failed(exc)
+                    outage_log.note(exc, "the live events' check of the revisions")
+                else:
+                    logger.exception("Live events: could not read the revisions; trying again.")
                 continue
             for channel, number in found.items():
                 self.ring(channel, number)

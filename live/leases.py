@@ -1,6 +1,8 @@
-"""At most MAX_STREAMS open streams a player, across every process: each open stream holds a lease.
+"""At most MAX_STREAMS open streams a player, and as many streams opened without an account per client
+address (config.client_address), across every process: each open stream holds a lease of its holder,
+the player or the address.
 
-With Redis the leases are a sorted set per player (member: the lease, score: when it lapses), taken
+With Redis the leases are a sorted set per holder (member: the lease, score: when it lapses), taken
 by a script so that streams opened at the same instant cannot pass the limit together, and renewed
 while the stream runs (all of a process's together); a process that dies leaves leases that lapse
 within LEASE_SECONDS. Without Redis (one process, as make run has it) they are counted in memory.
@@ -31,29 +33,41 @@ redis.call('EXPIRE', KEYS[1], ARGV[5])
 return 1
 """
 
-_in_memory: dict[int, set[str]] = defaultdict(set)
+_in_memory: dict[str, set[str]] = defaultdict(set)
 
 
-def _key(user_id: int) -> str:
-    return f"slowhand:live:leases:{user_id}"
+def player(user_id: int) -> str:
+    """The holder of a player's streams (the key their leases had before addresses had any)."""
+    return str(user_id)
+
+
+def address(client: str) -> str:
+    """The holder of the streams a client address opens without an account."""
+    return f"address:{client}"
+
+
+def _key(holder: str) -> str:
+    return f"slowhand:live:leases:{holder}"
 
 
 class Lease:
-    def __init__(self, user_id: int | None, name: str) -> None:
-        self.user_id = user_id
+    def __init__(self, holder: str, name: str) -> None:
+        self.holder = holder
         self.name = name
 
     async def release(self) -> None:
-        if self.user_id is None:
-            return
         if settings.REDIS_URL:
             await _renewer().give_back(self)
-        else:
-            _in_memory[self.user_id].discard(self.name)
+            return
+        held = _in_memory.get(self.holder)
+        if held is not None:
+            held.discard(self.name)
+            if not held:
+                del _in_memory[self.holder]  # addresses come and go: keep none that holds nothing
 
     async def holding(self, body: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
         """`body`, its lease renewed while it runs (with the process's others) and given back when it ends."""
-        if self.user_id is not None and settings.REDIS_URL:
+        if settings.REDIS_URL:
             _renewer().hold(self)
         try:
             async for chunk in body:
@@ -62,10 +76,10 @@ class Lease:
             await self.release()
 
 
-def by_player(leases: list[Lease]) -> dict[int, list[str]]:
-    names: dict[int, list[str]] = defaultdict(list)
+def by_holder(leases: list[Lease]) -> dict[str, list[str]]:
+    names: dict[str, list[str]] = defaultdict(list)
     for lease in leases:
-        names[lease.user_id].append(lease.name)
+        names[lease.holder].append(lease.name)
     return names
 
 
@@ -75,17 +89,17 @@ async def renew(held: list[Lease]) -> None:
     until = time.time() + LEASE_SECONDS
     with redis_may_be_away("Stream leases"):
         async with redis_client().pipeline(transaction=False) as pipe:
-            for user_id, names in by_player(held).items():
-                pipe.zadd(_key(user_id), dict.fromkeys(names, until), xx=True)
-                pipe.expire(_key(user_id), LEASE_SECONDS * 2)
+            for holder, names in by_holder(held).items():
+                pipe.zadd(_key(holder), dict.fromkeys(names, until), xx=True)
+                pipe.expire(_key(holder), LEASE_SECONDS * 2)
             await pipe.execute()
 
 
 async def give_back_all(returned: list[Lease]) -> None:
     with redis_may_be_away("Stream leases"):
         async with redis_client().pipeline(transaction=False) as pipe:
-            for user_id, names in by_player(returned).items():
-                pipe.zrem(_key(user_id), *names)
+            for holder, names in by_holder(returned).items():
+                pipe.zrem(_key(holder), *names)
             await pipe.execute()
 
 
@@ -140,20 +154,19 @@ def _renewer() -> Renewer:
     return found
 
 
-async def take(user_id: int | None) -> Lease | None:
-    """A lease for one more stream of this player, or None when they hold MAX_STREAMS already."""
+async def take(holder: str) -> Lease | None:
+    """A lease for one more stream of this holder (player() or address()), or None when it holds
+    MAX_STREAMS already."""
     name = secrets.token_hex(8)
-    if user_id is None:
-        return Lease(None, name)  # an anonymous spectator: limited by the rate limit per address
     if not settings.REDIS_URL:
-        held = _in_memory[user_id]
+        held = _in_memory[holder]
         if len(held) >= MAX_STREAMS:
             return None
         held.add(name)
-        return Lease(user_id, name)
+        return Lease(holder, name)
     now = time.time()
     args = [now, now + LEASE_SECONDS, MAX_STREAMS, name, LEASE_SECONDS * 2]
     taken = True  # while Redis is away the limit cannot be counted: the stream opens (the rate limit holds)
     with redis_may_be_away("Stream leases"):
-        taken = await redis_client().eval(TAKE, 1, _key(user_id), *args)
-    return Lease(user_id, name) if taken else None
+        taken = await redis_client().eval(TAKE, 1, _key(holder), *args)
+    return Lease(holder, name) if taken else None

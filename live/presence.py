@@ -13,6 +13,7 @@ import weakref
 from collections import Counter
 from collections.abc import AsyncIterator
 
+from config.outage import database_unavailable, gate, outage_log
 from notifications.presence import STREAM_RENEWAL, mark_seen
 
 from .threads import in_thread
@@ -24,10 +25,16 @@ Pair = tuple[int, int]  # (user id, game pk)
 async def mark(pairs: list[Pair]) -> None:
     """Best effort: a stream goes on when the database cannot take the mark (a push may then reach a
     player who was watching, which is the lesser harm)."""
+    if not gate.open:
+        return  # the database is away (config.outage); the next renewal marks them
     try:
         await in_thread(mark_seen, pairs)
-    except Exception:
-        logger.warning("Could not mark %s open streams as watched.", len(pairs), exc_info=True)
+    except Exception as exc:
+        if database_unavailable(exc):
+            gate.failed(exc)
+            outage_log.note(exc, f"{len(pairs)} open streams could not be marked as watched")
+        else:
+            logger.warning("Could not mark %s open streams as watched.", len(pairs), exc_info=True)
 
 
 class Watchers:

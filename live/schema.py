@@ -16,14 +16,16 @@ Server-sent events by default (`text/event-stream`: `id:`, `event:` and `data:` 
 object, and a `: keep-alive` comment at least every 15 s). With `Accept: application/x-ndjson`,
 one JSON line per event, `{"id", "event", "data"}`, and an empty line as the keep-alive. Resume
 with the `Last-Event-ID` header (or `?last_event_id=`): every event after that id, in order, then
-live ones. Token or session authentication; a player holds at most 20 streams at once.
+live ones. Token or session authentication; a player holds at most 20 streams at once, and so does a
+client address without an account.
 """
 
 GAME_STREAM = (
     "One game as you may see it. The first event is `game` (the body of GET /api/v1/games/{id}/);"
     " then a `move` event per move, whose id is the game's revision after it; seat changes, the"
     " start and moved deadlines send `game` again. On a resume the `detail` may be left out of all"
-    " but the last `move`; if something besides moves changed, a `game` event follows them."
+    " but the last `move`; if something besides moves changed, a `game` event follows them. A resume"
+    " from more than 200 revisions back gets one fresh `game` event instead of the moves."
 )
 USER_STREAM = (
     "Your events across all your games: `notification` (an item of /api/v1/notifications/),"
@@ -132,7 +134,14 @@ def operation(operation_id: str, description: str, events: dict[str, str], game:
         },
         "400": {"description": "Last-Event-ID is not an event id", "content": error},
         "401": {"description": "Not authenticated (or a bad token)", "content": error},
-        "429": {"description": "Rate limit exceeded, or 20 streams already open", "content": error},
+        "429": {
+            "description": "Rate limit exceeded, or 20 streams open (a player's, or an address's without an account)",
+            "content": error,
+        },
+    }
+    responses["503"] = {
+        "description": "The database cannot be reached for a moment; see Retry-After (an open stream stays open)",
+        "content": error,
     }
     if game:
         responses["404"] = {"description": "No such game, or one you may not see", "content": error}

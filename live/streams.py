@@ -4,12 +4,16 @@ A stream holds no database connection while it waits: every read runs in a threa
 hands its connection back when done. It wakes when the hub rings, sends a keep-alive after
 settings.LIVE_KEEPALIVE_SECONDS without an event (10; the contract asks for one at least every 15),
 and ends when its viewer's credentials no longer hold (a revoked token, a new
-password, a logout) or the viewer may no longer see the game.
+password, a logout) or the viewer may no longer see the game. While the database cannot be reached
+(config.outage) it stays open: its keep-alives go on, and what it could not read it reads again
+every RETRY_SECONDS, so that it sends it, in order, once the database is back.
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+
+from config.outage import database_unavailable, gate, outage_log
 
 from . import feeds
 from .hub import Listener, hub
@@ -18,6 +22,7 @@ from .threads import in_thread
 
 SSE = "text/event-stream"
 NDJSON = "application/x-ndjson"
+RETRY_SECONDS = 1.0
 
 
 class Encoder:
@@ -57,17 +62,41 @@ async def game_stream(
                 listener.spoke()
                 yield encoder.keepalive()
                 continue
-            if channels[1:] and channels[1] in rang and await in_thread(credentials.revoked):
-                return
-            if channels[0] in rang:
-                news = await game_news(view, credentials.user_id, encoder)
-                if news is None:
-                    return  # no longer visible to this viewer
-                if news:
-                    listener.spoke()
-                    yield news
+            if not gate.open:
+                if waiting_out_the_database(listener, rang):
+                    yield encoder.keepalive()
+                continue
+            try:
+                if channels[1:] and channels[1] in rang and await in_thread(credentials.revoked):
+                    return
+                news = await game_news(view, credentials.user_id, encoder) if channels[0] in rang else b""
+            except Exception as exc:
+                if not database_unavailable(exc):
+                    raise
+                if waiting_out_the_database(listener, rang, exc):
+                    yield encoder.keepalive()
+                continue
+            if news is None:
+                return  # no longer visible to this viewer
+            if news:
+                listener.spoke()
+                yield news
     finally:
         hub().unfollow(listener, channels)
+
+
+def waiting_out_the_database(listener: Listener, rang: set[str], exc: Exception | None = None) -> bool:
+    """The news of `rang` cannot be read for want of the database (`exc`, or the gate is closed): ask
+    again in a while. True when a keep-alive is due meanwhile (the stream is known to be alive by its
+    keep-alives only)."""
+    if exc is not None:
+        gate.failed(exc)
+        outage_log.note(exc, "a stream could not read its news")
+    listener.again(rang, RETRY_SECONDS)
+    if listener.keepalive_due():
+        listener.spoke()
+        return True
+    return False
 
 
 async def game_news(view: feeds.GameView, user_id: int | None, encoder: Encoder) -> bytes | None:
@@ -95,11 +124,23 @@ async def user_stream(
             yield encoder.event(event)
         while True:
             await listener.rang.wait()
-            if not listener.answer():
+            rang = listener.answer()
+            if not rang:
                 listener.spoke()
                 yield encoder.keepalive()
                 continue
-            events = await in_thread(feeds.user_events_after, view, credentials)
+            if not gate.open:
+                if waiting_out_the_database(listener, rang):
+                    yield encoder.keepalive()
+                continue
+            try:
+                events = await in_thread(feeds.user_events_after, view, credentials)
+            except Exception as exc:
+                if not database_unavailable(exc):
+                    raise
+                if waiting_out_the_database(listener, rang, exc):
+                    yield encoder.keepalive()
+                continue
             if events is None:
                 return  # its credentials no longer hold
             if events:

@@ -6,6 +6,9 @@ event loop (live.streams). Errors before the stream starts answer in the API's e
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, TypeVar
+
 from django.http import HttpRequest, HttpResponseBase, JsonResponse, StreamingHttpResponse
 from rest_framework import exceptions
 from rest_framework.request import Request
@@ -13,10 +16,13 @@ from rest_framework.request import Request
 from accounts.authentication import HashedTokenAuthentication
 from accounts.throttles import ApiRateThrottle
 from config.api_errors import error_body
+from config.client_address import client_address
 
 from . import feeds, leases, presence
 from .streams import NDJSON, SSE, Encoder, game_stream, user_stream
 from .threads import in_thread
+
+T = TypeVar("T")
 
 
 class StreamAuthentication:
@@ -73,7 +79,8 @@ def media_type_of(request: HttpRequest) -> str:
 
 async def starting(request: HttpRequest, *, needs_account: bool) -> tuple | JsonResponse:
     """What both streams check before they start, in order: the resume id, the credentials and the
-    rate limits, an account where one is needed, and a free lease."""
+    rate limits, an account where one is needed, and a free lease (of the player, or without an
+    account of the client's address)."""
     since = last_event_id(request)
     if isinstance(since, JsonResponse):
         return since
@@ -83,10 +90,28 @@ async def starting(request: HttpRequest, *, needs_account: bool) -> tuple | Json
     drf, credentials = result
     if needs_account and not drf.user.is_authenticated:
         return error("not_authenticated", "Log in, or send 'Authorization: Token <key>'.", 401)
-    lease = await leases.take(credentials.user_id)
+    if credentials.user_id is not None:
+        lease = await leases.take(leases.player(credentials.user_id))
+        refusal = f"You have {leases.MAX_STREAMS} streams open, the most one player may."
+    else:
+        lease = await leases.take(leases.address(client_address(request)))
+        refusal = (
+            f"Your address has {leases.MAX_STREAMS} streams open without an account, the most one address may;"
+            " close one, or log in to open more."
+        )
     if lease is None:
-        return error("too_many_streams", f"You have {leases.MAX_STREAMS} streams open, the most one player may.", 429)
+        return error("too_many_streams", refusal, 429)
     return since, drf, credentials, lease
+
+
+async def first_read(lease: leases.Lease, read: Callable[..., T], *args: Any) -> T:
+    """The stream's first events; its lease given back when they cannot be read (the database away:
+    config.middleware answers 503)."""
+    try:
+        return await in_thread(read, *args)
+    except BaseException:
+        await lease.release()
+        raise
 
 
 async def game_events(request: HttpRequest, game_id: str) -> HttpResponseBase:
@@ -96,7 +121,7 @@ async def game_events(request: HttpRequest, game_id: str) -> HttpResponseBase:
         return started
     since, drf, credentials, lease = started
     user = drf.user if drf.user.is_authenticated else None
-    start = await in_thread(feeds.open_game, game_id, user, since)
+    start = await first_read(lease, feeds.open_game, game_id, user, since)
     if start is None:
         await lease.release()
         return error("not_found", "There is no such game, or you may not see it.", 404)
@@ -114,6 +139,6 @@ async def user_events(request: HttpRequest) -> HttpResponseBase:
     if isinstance(started, JsonResponse):
         return started
     since, drf, credentials, lease = started
-    view, first = await in_thread(feeds.open_user, drf.user, since)
+    view, first = await first_read(lease, feeds.open_user, drf.user, since)
     media_type = media_type_of(request)
     return stream_response(lease.holding(user_stream(view, first, credentials, Encoder(media_type))), media_type)

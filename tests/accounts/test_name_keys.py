@@ -8,7 +8,8 @@ from django.test import Client
 
 from accounts.models import User
 
-from .test_names import TAKEN, sign_up, username_errors
+from .signing_up import sign_up
+from .test_names import TAKEN, username_errors
 
 pytestmark = pytest.mark.django_db
 

@@ -5,8 +5,6 @@ Look-alike letters are written as escapes ("\\u0430" is the Cyrillic a) so that 
 
 from __future__ import annotations
 
-from uuid import uuid4
-
 import pytest
 from django.core.management import call_command
 from django.test import Client
@@ -17,6 +15,7 @@ from games import services
 from tests.conftest import make_user
 
 from .helpers import win
+from .signing_up import sign_up
 
 CYRILLIC_ALICE = "\u0430lice"  # Cyrillic small a
 UKRAINIAN_ALICE = "al\u0456ce"  # Byelorussian-Ukrainian i
@@ -25,17 +24,6 @@ HANGUL_FILLER = "\u3164"
 ZERO_WIDTH_JOINER = "\u200d"
 RIGHT_TO_LEFT_OVERRIDE = "\u202e"
 TAKEN = "That username is taken, or looks too much like one that is."
-
-
-def sign_up(client: Client, username: str):
-    password = "a-Long-pass-42"
-    data = {
-        "username": username,
-        "email": f"{uuid4().hex[:12]}@example.com",
-        "password1": password,
-        "password2": password,
-    }
-    return client.post("/accounts/signup/", data)
 
 
 def username_errors(response) -> list[str]:

@@ -13,6 +13,7 @@ from django.test import override_settings
 from accounts.models import User
 from games import advice, services
 from games.models import Game, Review
+from tests.accounts.signing_up import link_in, mails_to
 from tests.browser.test_languages import log_in
 from tests.browser.test_live import play
 from tests.conftest import make_user
@@ -118,10 +119,14 @@ def test_a_visitors_pages_work_under_the_policy(watched, live_server, cast):
     page.locator(".opblock-summary").first.click()
     page.get_by_role("button", name="Try it out").first.wait_for()
 
-    # Signing up (the form submits and signs the new player in).
+    # Signing up: the form, the mailed link's page, the password (which signs the new player in).
     visit(page, f"{base}/accounts/signup/")
     page.locator("input[name=username]").fill("dora")
     page.locator("input[name=email]").fill("dora@example.com")
+    page.locator("form.stacked button[type=submit]").click()
+    page.wait_for_url(f"{base}/accounts/signup/sent/")
+    [message] = mails_to("dora@example.com")
+    visit(page, f"{base}{link_in(message)}")
     page.locator("input[name=password1]").fill("dora-pw-1234-long")
     page.locator("input[name=password2]").fill("dora-pw-1234-long")
     page.locator("form.stacked button[type=submit]").click()

@@ -11,6 +11,7 @@ import pytest
 from games.engine.cards import RANK_NAMES, SUIT_NAMES
 from games.engine.scattle import find_melds
 from games.models import Game
+from tests.accounts.signing_up import link_in, mails_to
 
 pytestmark = [pytest.mark.services]
 
@@ -26,6 +27,10 @@ def sign_up(page, base_url: str, username: str) -> None:
     page.goto(f"{base_url}/accounts/signup/")
     page.locator("input[name=username]").fill(username)
     page.locator("input[name=email]").fill(f"{username}@example.com")
+    page.get_by_role("button", name="Sign up").click()
+    page.wait_for_url(f"{base_url}/accounts/signup/sent/")
+    [message] = mails_to(f"{username}@example.com")
+    page.goto(f"{base_url}{link_in(message)}")  # the mailed link
     page.locator("input[name=password1]").fill(PASSWORD)
     page.locator("input[name=password2]").fill(PASSWORD)
     page.get_by_role("button", name="Sign up").click()

@@ -14,6 +14,7 @@ from games import services
 from games.engine import KINDS, get_rules
 from games.models import Game, GameStatus
 from notifications.models import Notification
+from tests.accounts.signing_up import finish, link_in, mails_to
 from tests.conftest import make_user
 
 pytestmark = pytest.mark.django_db
@@ -338,10 +339,9 @@ def test_an_invitation_link_is_shown_once_and_seats_whoever_opens_it(alice, bob)
     # Someone who has an account already logs in from there and comes back just the same.
     signup_page = visitor.get(response["Location"]).content.decode()
     assert f'href="/accounts/login/?next={quote(path, safe="/")}"' in signup_page
-    signup = visitor.post(
-        response["Location"],
-        {"username": "dora", "email": "dora@example.com", "password1": "a-Long-pass-42", "password2": "a-Long-pass-42"},
-    )
+    signup = visitor.post(response["Location"], {"username": "dora", "email": "dora@example.com"})
+    assert signup.status_code == 302
+    signup = finish(visitor, link_in(mails_to("dora@example.com")[0]), "dora")  # the mailed link
     assert signup.status_code == 302
     assert signup["Location"] == path
     html = visitor.get(path).content.decode()

@@ -4,12 +4,15 @@ it is exactly what the REST API shows that viewer (and so holds no card the rule
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 
 from accounts.models import ApiToken
 from games import services
-from games.models import Game
+from games.models import Game, Move
+from live.feeds import RESUME_LIMIT
+from live.leases import MAX_STREAMS
 from tests.api.test_secrets import cards_in
 from tests.live.helpers import api, play_one, token_of, without_clock
 
@@ -146,3 +149,61 @@ def test_a_bad_token_is_a_401(asgi_server, table, open_stream):
     game_id, _tokens, _clients = table
     stream = open_stream(f"{asgi_server}/api/v1/games/{game_id}/stream/", "not-a-token")
     assert stream.status == 401 and stream.next().data["code"] == "authentication_failed"
+
+
+def lengthen(game_id: str, moves: int) -> int:
+    """Add `moves` draws to the game's history (as a long game leaves it, without playing them);
+    returns its revision after them."""
+    game = Game.objects.get(public_id=game_id)
+    Move.objects.bulk_create(
+        Move(game=game, seq=game.version + n, revision=game.revision + n, seat=0, action={"type": "draw_stock"})
+        for n in range(1, moves + 1)
+    )
+    Game.objects.filter(pk=game.pk).update(version=game.version + moves, revision=game.revision + moves)
+    return game.revision + moves
+
+
+def test_a_resume_from_far_back_gets_the_game_afresh_instead_of_the_whole_history(asgi_server, table, open_stream):
+    game_id, _tokens, _clients = table
+    revision = lengthen(game_id, RESUME_LIMIT * 3)
+    url = f"{asgi_server}/api/v1/games/{game_id}/stream/"
+    for last_event_id in ("0", str(revision - RESUME_LIMIT - 1)):
+        resumed = open_stream(url, headers={"Last-Event-ID": last_event_id})  # anyone may watch a public game
+        fresh = resumed.next()
+        assert (fresh.id, fresh.event) == (revision, "game")
+        assert without_clock(fresh.data) == without_clock(
+            api(asgi_server, None).get(f"/api/v1/games/{game_id}/").json()
+        )
+        assert resumed.next(timeout=3, skip_keepalives=False).event == "keepalive"  # and no move after it
+
+
+def test_a_resume_within_the_bound_gets_every_move_it_missed(asgi_server, table, open_stream):
+    game_id, tokens, _clients = table
+    revision = lengthen(game_id, RESUME_LIMIT + 5)
+    since = revision - RESUME_LIMIT
+    resumed = open_stream(
+        f"{asgi_server}/api/v1/games/{game_id}/stream/", tokens[0], headers={"Last-Event-ID": str(since)}
+    )
+    events = [resumed.next() for _ in range(RESUME_LIMIT)]
+    assert {e.event for e in events} == {"move"}
+    assert [e.id for e in events] == list(range(since + 1, revision + 1))
+    assert resumed.next(timeout=3, skip_keepalives=False).event == "keepalive"
+
+
+def test_an_address_holds_at_most_twenty_streams_without_an_account(asgi_server, table, alice, open_stream):
+    game_id, tokens, _clients = table
+    url = f"{asgi_server}/api/v1/games/{game_id}/stream/"
+    held = [open_stream(url) for _ in range(MAX_STREAMS)]
+    assert all(stream.status == 200 for stream in held)
+    refused = open_stream(url)
+    assert refused.status == 429
+    error = refused.next().data
+    assert error["code"] == "too_many_streams" and set(error) == {"code", "message", "details"}
+    assert "log in" in error["message"]
+    assert open_stream(url, tokens[0]).status == 200  # a player's streams count against the player
+    held[0].close()
+    assert held[0].ended.wait(5)
+    deadline = time.monotonic() + 10
+    while (again := open_stream(url)).status != 200 and time.monotonic() < deadline:
+        time.sleep(0.2)  # the lease comes back once the server has seen the stream end
+    assert again.status == 200

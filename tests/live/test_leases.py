@@ -14,11 +14,11 @@ def test_a_renewal_moves_the_keys_expiry_on(redis_url, settings):
     client = redis.Redis.from_url(redis_url)
 
     async def take_then_renew() -> None:
-        lease = await leases.take(424242)
+        lease = await leases.take(leases.player(424242))
         assert lease is not None
-        client.expire(leases._key(424242), 1)  # as if the last new stream were long ago
+        client.expire(leases._key(leases.player(424242)), 1)  # as if the last new stream were long ago
         await leases.renew([lease])
-        assert client.ttl(leases._key(424242)) > leases.LEASE_SECONDS
+        assert client.ttl(leases._key(leases.player(424242))) > leases.LEASE_SECONDS
         await lease.release()
 
     asyncio.run(take_then_renew())
@@ -30,8 +30,8 @@ def test_the_leases_of_open_streams_are_renewed_together_and_given_back(redis_ur
     client = redis.Redis.from_url(redis_url)
 
     async def two_streams() -> None:
-        taken = [await leases.take(424243), await leases.take(424244)]
-        first = {lease.name: client.zscore(leases._key(lease.user_id), lease.name) for lease in taken}
+        taken = [await leases.take(leases.player(424243)), await leases.take(leases.player(424244))]
+        first = {lease.name: client.zscore(leases._key(lease.holder), lease.name) for lease in taken}
         stop = asyncio.Event()
 
         async def body():
@@ -43,11 +43,11 @@ def test_the_leases_of_open_streams_are_renewed_together_and_given_back(redis_ur
             await anext(stream)
         await asyncio.sleep(0.5)
         for lease in taken:
-            assert client.zscore(leases._key(lease.user_id), lease.name) > first[lease.name]
+            assert client.zscore(leases._key(lease.holder), lease.name) > first[lease.name]
         stop.set()
         for stream in streams:
             assert [chunk async for chunk in stream] == []
-        assert all(client.zcard(leases._key(lease.user_id)) == 0 for lease in taken)
+        assert all(client.zcard(leases._key(lease.holder)) == 0 for lease in taken)
 
     asyncio.run(two_streams())
 
@@ -57,9 +57,9 @@ def test_leases_given_back_at_the_same_moment_all_go_back(redis_url, settings):
     client = redis.Redis.from_url(redis_url)
 
     async def close_all_at_once() -> None:
-        taken = [await leases.take(424245 + n % 3) for n in range(60)]
-        assert sum(client.zcard(leases._key(424245 + n)) for n in range(3)) == 60
+        taken = [await leases.take(leases.player(424245 + n % 3)) for n in range(60)]
+        assert sum(client.zcard(leases._key(leases.player(424245 + n))) for n in range(3)) == 60
         await asyncio.gather(*(lease.release() for lease in taken))
-        assert sum(client.zcard(leases._key(424245 + n)) for n in range(3)) == 0
+        assert sum(client.zcard(leases._key(leases.player(424245 + n))) for n in range(3)) == 0
 
     asyncio.run(close_all_at_once())

@@ -8,6 +8,7 @@ import re
 import time
 from datetime import timedelta
 
+import httpx
 import pytest
 from django.utils import timezone
 
@@ -118,3 +119,30 @@ def test_a_password_change_closes_the_players_streams(asgi_server, bob, open_str
 
     password_changed(user=bob)
     assert stream.ended.wait(15)
+
+
+def session_of(user, client) -> dict[str, str]:
+    """The cookies of a session the test client opened for `user`, with a CSRF cookie for forms."""
+    client.force_login(user)
+    client.get("/")  # sets the CSRF cookie
+    return {name: morsel.value for name, morsel in client.cookies.items()}
+
+
+def test_logging_out_closes_that_sessions_streams_and_no_others(asgi_server, alice, bob, open_stream, client):
+    game = services.create_game(creator=alice, kind="scat", num_seats=2)
+    cookies = session_of(bob, client)
+    cookie_header = "; ".join(f"{name}={value}" for name, value in cookies.items())
+    own = open_stream(f"{asgi_server}/api/v1/stream/", headers={"Cookie": cookie_header})
+    watched = open_stream(f"{asgi_server}/api/v1/games/{game.public_id}/stream/", headers={"Cookie": cookie_header})
+    by_token = open_stream(f"{asgi_server}/api/v1/stream/", token_of(bob))
+    assert own.status == watched.status == by_token.status == 200
+    assert watched.next().event == "game"
+
+    with httpx.Client(base_url=asgi_server, cookies=cookies) as browser:
+        answer = browser.post("/accounts/logout/", headers={"X-CSRFToken": cookies["csrftoken"]})
+    assert answer.status_code == 302
+
+    assert own.ended.wait(15), "the player's own stream went on after its session logged out"
+    assert watched.ended.wait(15), "the game's stream went on after its session logged out"
+    assert not by_token.ended.is_set(), "a stream of the player's API token closed with the session"
+    assert by_token.next(timeout=5, skip_keepalives=False).event == "keepalive"
