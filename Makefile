@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run worker test lint format migrate bench clean
+.PHONY: install run worker test test-sqlite lint format migrate bench clean
 
 install: $(STAMP)
 
@@ -35,11 +35,21 @@ run: migrate
 worker: install
 	$(BIN)/celery -A config worker --beat --loglevel=INFO --schedule=var/celerybeat-schedule
 
-# The whole suite on DATABASE_URL, then the concurrency tests once more on SQLite, the embedded
-# database of `make run` (the tests' own database is a file in the temporary folder).
+# The whole suite on DATABASE_URL (SQLite when unset), in parallel: pytest-xdist, one test process
+# per core unless PYTEST_WORKERS says otherwise, each with its own database, Redis keys and broker
+# file. On PostgreSQL, the concurrency tests then run once more on SQLite, the database of make run.
+PYTEST_WORKERS ?= auto
 test: install
-	$(BIN)/python -m pytest
-	DATABASE_URL=sqlite:///$(CURDIR)/var/test-concurrency.sqlite3 $(BIN)/python -m pytest -m concurrency
+	$(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist worksteal
+	@if [ -n "$$DATABASE_URL" ] && [ "$${DATABASE_URL#sqlite}" = "$$DATABASE_URL" ]; then \
+	  echo "DATABASE_URL= $(BIN)/python -m pytest -n $(PYTEST_WORKERS) -m concurrency"; \
+	  DATABASE_URL= $(BIN)/python -m pytest -n $(PYTEST_WORKERS) -m concurrency; \
+	fi
+
+# Every test that needs no service, on the embedded default (SQLite, no Redis), as on a machine with
+# nothing but python3. CI runs it after `make test` on PostgreSQL and Redis.
+test-sqlite: install
+	DATABASE_URL= REDIS_URL= REQUIRE_SERVICES=0 $(BIN)/python -m pytest -n $(PYTEST_WORKERS) --dist worksteal -m "not services"
 
 lint: install
 	$(BIN)/ruff check .

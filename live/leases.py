@@ -18,6 +18,7 @@ from collections.abc import AsyncIterator
 from django.conf import settings
 
 from .connection import redis_client, redis_may_be_away
+from .publish import PREFIX
 
 MAX_STREAMS = 20
 LEASE_SECONDS = 60
@@ -35,7 +36,7 @@ _in_memory: dict[int, set[str]] = defaultdict(set)
 
 
 def _key(user_id: int) -> str:
-    return f"slowhand:live:leases:{user_id}"
+    return f"{PREFIX}leases:{user_id}"
 
 
 class Lease:
