@@ -351,8 +351,15 @@ CELERY_BEAT_SCHEDULE = {
 # The queues a worker reads when not told otherwise (`make run`'s and `make worker`'s read them all): a
 # new queue is one more name here, and a route. Post-game reviews are long simulations: a queue of
 # their own, so that a deployment can give them their own workers (`celery -A config worker -Q reviews`).
-CELERY_TASK_QUEUES = [Queue(name, Exchange(name), routing_key=name) for name in ("celery", "reviews")]
-CELERY_TASK_ROUTES = {"games.tasks.review_game": {"queue": "reviews"}}
+# The sweeps that hand out work have a queue of their own: a worker takes from its queues in turn, so
+# a burst of long tasks (bots playing a game out) delays the next timeout sweep by one task, not all.
+CELERY_TASK_QUEUES = [Queue(name, Exchange(name), routing_key=name) for name in ("celery", "sweeps", "reviews")]
+CELERY_TASK_ROUTES = {
+    "games.tasks.review_game": {"queue": "reviews"},
+    "games.tasks.sweep_timeouts": {"queue": "sweeps"},
+    "games.tasks.sweep_reminders": {"queue": "sweeps"},
+    "notifications.tasks.sweep_deliveries": {"queue": "sweeps"},
+}
 
 # Live event streams (live/): a keep-alive after this many seconds without an event.
 LIVE_KEEPALIVE_SECONDS = float(os.environ.get("LIVE_KEEPALIVE_SECONDS", "10"))

@@ -41,7 +41,7 @@ def make_run_site(tmp_path) -> Iterator[str]:
         cwd=ROOT, env=env, stdout=logs["web"], stderr=subprocess.STDOUT,
     )  # fmt: skip
     worker = subprocess.Popen(
-        [BIN / "celery", "-A", "config", "worker", "--beat", "--pool=solo", "--queues=celery,reviews",
+        [BIN / "celery", "-A", "config", "worker", "--beat", "--pool=solo",
          "--loglevel=WARNING", f"--schedule={tmp_path / 'beat-schedule'}"],
         cwd=ROOT, env=env, stdout=logs["worker"], stderr=subprocess.STDOUT,
     )  # fmt: skip

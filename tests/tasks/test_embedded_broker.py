@@ -15,8 +15,8 @@ from pathlib import Path
 from tests.tasks.probe import NOTE
 
 ROOT = Path(__file__).resolve().parents[2]
-WRITERS = 4
-MESSAGES = 50  # per writer; every third queues one more from the worker
+WRITERS = 3
+MESSAGES = 40  # per writer; every third queues one more from the worker
 
 WRITE = f"""
 import sys
