@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 
+from celery import current_app
 from django.conf import settings
 from django.core.cache import caches
 from django.db import connection
@@ -51,10 +52,8 @@ def database_status() -> str:
 
 
 def broker_status() -> str:
-    from config.celery import app
-
     try:
-        with app.connection_for_write() as conn:
+        with current_app.connection_for_write() as conn:
             conn.ensure_connection(max_retries=1, timeout=2)
     except Exception as exc:
         return f"error: {type(exc).__name__}"
