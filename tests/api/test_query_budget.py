@@ -59,6 +59,7 @@ def test_a_move_costs_the_same_queries_at_move_5_and_at_move_2000(alice_client, 
     # "your turn" notification with its email delivery (one statement on PostgreSQL).
     assert early_discard == early + (1 if connection.vendor == "postgresql" else 3)
 
+
 def test_the_move_endpoint_stays_within_its_query_budget(alice_client, bob_client, django_assert_max_num_queries):
     detail = started_two_player_game(alice_client, bob_client)
     client = (alice_client, bob_client)[detail["to_act"]]
