@@ -13,10 +13,11 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 TESTING = "pytest" in sys.modules
 if TESTING:
     # Test processes run side by side (pytest-xdist) and beside `make run`: each keeps its files (the
-    # embedded broker, the health records) and its Redis keys to itself. In the environment, so that
-    # the servers and workers a test starts share them.
-    os.environ.setdefault("SLOWHAND_VAR_DIR", str(Path(tempfile.gettempdir()) / f"slowhand-test-{os.getpid()}"))
-    os.environ.setdefault("REDIS_KEY_PREFIX", f"slowhand-test-{os.getpid()}:")
+    # embedded broker, the health records) and its Redis keys to itself, whatever it inherited from
+    # the process that started it (xdist's). In the environment, so that the servers and workers a
+    # test starts share them.
+    os.environ["SLOWHAND_VAR_DIR"] = str(Path(tempfile.gettempdir()) / f"slowhand-test-{os.getpid()}")
+    os.environ["REDIS_KEY_PREFIX"] = f"slowhand-test-{os.getpid()}:"
 VAR_DIR = Path(os.environ.get("SLOWHAND_VAR_DIR", BASE_DIR / "var"))
 VAR_DIR.mkdir(parents=True, exist_ok=True)
 
