@@ -391,7 +391,7 @@ class Report:
 # The benchmarks in the order of bench/results/results.txt.
 ORDER = (
     "engine", "bots", "sweep", "api_load", "history", "memory", "fault_worker_kill", "fault_redis_down", "db_outage",
-    "streams", "push_latency", "tournament_pairing",
+    "streams", "push_latency", "tournament_pairing", "soak",
 )  # fmt: skip
 
 

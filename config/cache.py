@@ -74,6 +74,15 @@ class ResilientRedisCache(RedisCache):
         go through make_key() like the cache's own."""
         return self._cache.get_client(write=True).pipeline(transaction=False)
 
+    def _clear_own_keys(self) -> bool:
+        """Only this cache's keys (under its KEY_PREFIX), where Django's clear() empties the whole
+        database, which the broker's queues and the live channels share."""
+        client = self._cache.get_client(write=True)
+        keys = list(client.scan_iter(match=f"{self.key_prefix}:*", count=1000))
+        for start in range(0, len(keys), 1000):
+            client.unlink(*keys[start : start + 1000])
+        return True
+
     get = _degrade(_default_of_get)(RedisCache.get)
     set = _degrade(None)(RedisCache.set)
     add = _degrade(False)(RedisCache.add)
@@ -83,4 +92,4 @@ class ResilientRedisCache(RedisCache):
     set_many = _degrade([])(RedisCache.set_many)
     delete_many = _degrade(None)(RedisCache.delete_many)
     has_key = _degrade(False)(RedisCache.has_key)
-    clear = _degrade(False)(RedisCache.clear)
+    clear = _degrade(False)(_clear_own_keys)

@@ -8,9 +8,19 @@ from pathlib import Path
 import dj_database_url
 from csp import constants as csp
 from django.core.exceptions import ImproperlyConfigured
+from kombu import Exchange, Queue
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+TESTING = "pytest" in sys.modules
+if TESTING:
+    # Test processes run side by side (pytest-xdist) and beside `make run`: each keeps its files (the
+    # embedded broker, the health records) and its Redis keys to itself, whatever it inherited from
+    # the process that started it (xdist's). In the environment, so that the servers and workers a
+    # test starts share them.
+    os.environ["SLOWHAND_VAR_DIR"] = str(Path(tempfile.gettempdir()) / f"slowhand-test-{os.getpid()}")
+    os.environ["REDIS_KEY_PREFIX"] = f"slowhand-test-{os.getpid()}:"
 VAR_DIR = Path(os.environ.get("SLOWHAND_VAR_DIR", BASE_DIR / "var"))
+VAR_DIR.mkdir(parents=True, exist_ok=True)
 
 
 def env_bool(name: str, default: bool) -> bool:
@@ -197,8 +207,9 @@ EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Slowhand <noreply@localhost>")
-# The public address of the site, for links in emails and invitations sent from workers.
-SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
+# The public address of the site, for links in emails, invitations and calendars sent from workers
+# (`make run` sets it from HOST and PORT).
+SITE_URL = os.environ.get("SITE_URL") or "http://127.0.0.1:8000"
 # Webhooks to private or loopback addresses: fine on a laptop, refused in production.
 WEBHOOK_ALLOW_PRIVATE = env_bool("WEBHOOK_ALLOW_PRIVATE", DEBUG)
 
@@ -329,31 +340,35 @@ SPECTACULAR_SETTINGS = {
 
 # --- Cache and Celery -----------------------------------------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")
+# What this site keeps in Redis (the cache, the live channels, and the broker's queues when this is
+# set in the environment) is under this prefix, so that several sites, or test processes, can share
+# one Redis database.
+REDIS_KEY_PREFIX = os.environ.get("REDIS_KEY_PREFIX") or "slowhand:"
 if REDIS_URL:
+    redis_cache = {
+        "BACKEND": "config.cache.ResilientRedisCache",
+        "LOCATION": REDIS_URL,
+        # Fail fast while Redis is away: the cache is an optimisation, never a reason to wait.
+        "OPTIONS": {"socket_connect_timeout": 0.25, "socket_timeout": 0.5},
+    }
     CACHES = {
-        "default": {
-            "BACKEND": "config.cache.ResilientRedisCache",
-            "LOCATION": REDIS_URL,
-            # Fail fast while Redis is away: the cache is an optimisation, never a reason to wait.
-            "OPTIONS": {"socket_connect_timeout": 0.25, "socket_timeout": 0.5},
-        }
+        "default": {**redis_cache, "KEY_PREFIX": f"{REDIS_KEY_PREFIX}cache"},
+        # When the worker and beat last showed signs of life (config/health.py), for every web process.
+        "health": {**redis_cache, "KEY_PREFIX": f"{REDIS_KEY_PREFIX}health"},
     }
     CELERY_BROKER_URL = REDIS_URL
     CELERY_BROKER_TRANSPORT_OPTIONS: dict = {"visibility_timeout": 3600}
+    if os.environ.get("REDIS_KEY_PREFIX"):
+        CELERY_BROKER_TRANSPORT_OPTIONS["global_keyprefix"] = REDIS_KEY_PREFIX
 else:
-    # No broker to run: kombu's filesystem transport queues tasks in files under var/, and
-    # `make run` starts a worker (with beat) beside the web server that reads them.
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
-    CELERY_QUEUE_DIR = VAR_DIR / "celery-queue"
-    CELERY_BROKER_URL = "filesystem://"
-    CELERY_BROKER_TRANSPORT_OPTIONS = {
-        "data_folder_in": str(CELERY_QUEUE_DIR),
-        "data_folder_out": str(CELERY_QUEUE_DIR),
-        "processed_folder": str(VAR_DIR / "celery-processed"),
-        "control_folder": str(VAR_DIR / "celery-control"),
-        "store_processed": False,
+    # No broker to run: kombu's SQLAlchemy transport on a SQLite file under var/ (config/broker.py),
+    # which the web process, beat and the worker all write to; `make run` starts the worker and beat.
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+        "health": {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache", "LOCATION": VAR_DIR / "health"},
     }
-    CELERY_QUEUE_DIR.mkdir(parents=True, exist_ok=True)
+    CELERY_BROKER_URL = f"sqlite:///{VAR_DIR / 'celery-broker.sqlite3'}"
+    CELERY_BROKER_TRANSPORT = "config.broker:Transport"
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
@@ -380,9 +395,18 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-tournament-starts": {"task": "tournaments.tasks.sweep_tournament_starts", "schedule": 60.0},
     "sweep-tournament-clocks": {"task": "tournaments.tasks.sweep_tournament_clocks", "schedule": 60.0},
 }
-# Post-game reviews are long simulations: a queue of their own, so that a deployment can give them
-# their own workers (`make run`'s one worker reads both queues).
-CELERY_TASK_ROUTES = {"games.tasks.review_game": {"queue": "reviews"}}
+# The queues a worker reads when not told otherwise (`make run`'s and `make worker`'s read them all): a
+# new queue is one more name here, and a route. Post-game reviews are long simulations: a queue of
+# their own, so that a deployment can give them their own workers (`celery -A config worker -Q reviews`).
+# The sweeps that hand out work have a queue of their own: a worker takes from its queues in turn, so
+# a burst of long tasks (bots playing a game out) delays the next timeout sweep by one task, not all.
+CELERY_TASK_QUEUES = [Queue(name, Exchange(name), routing_key=name) for name in ("celery", "sweeps", "reviews")]
+CELERY_TASK_ROUTES = {
+    "games.tasks.review_game": {"queue": "reviews"},
+    "games.tasks.sweep_timeouts": {"queue": "sweeps"},
+    "games.tasks.sweep_reminders": {"queue": "sweeps"},
+    "notifications.tasks.sweep_deliveries": {"queue": "sweeps"},
+}
 
 # Live event streams (live/): a keep-alive after this many seconds without an event.
 LIVE_KEEPALIVE_SECONDS = float(os.environ.get("LIVE_KEEPALIVE_SECONDS", "10"))
@@ -390,7 +414,6 @@ LIVE_KEEPALIVE_SECONDS = float(os.environ.get("LIVE_KEEPALIVE_SECONDS", "10"))
 LIVE_DATABASE_CHECK_SECONDS = float(os.environ.get("LIVE_DATABASE_CHECK_SECONDS", "5"))
 
 REQUIRE_SERVICES = env_bool("REQUIRE_SERVICES", False)
-TESTING = "pytest" in sys.modules
 
 LOGGING = {
     "version": 1,

@@ -20,6 +20,7 @@ from collections.abc import AsyncIterator
 from django.conf import settings
 
 from .connection import redis_client, redis_may_be_away
+from .publish import PREFIX
 
 MAX_STREAMS = 20
 LEASE_SECONDS = 60
@@ -47,7 +48,7 @@ def address(client: str) -> str:
 
 
 def _key(holder: str) -> str:
-    return f"slowhand:live:leases:{holder}"
+    return f"{PREFIX}leases:{holder}"
 
 
 class Lease:

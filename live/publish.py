@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 
+from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 
@@ -17,7 +18,7 @@ from config.cache import OUTAGE
 
 logger = logging.getLogger(__name__)
 
-PREFIX = "slowhand:live:"
+PREFIX = f"{settings.REDIS_KEY_PREFIX}live:"
 
 
 def game_channel(public_id: str) -> str:

@@ -13,8 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
 
-from django.db import transaction
-from django.db.models import F
+from django.db import connection, transaction
 from django.utils import timezone
 
 from games.write_batch import WriteBatch
@@ -83,13 +82,24 @@ def cte_parts(events: list[UserEvent], now: datetime) -> list[tuple[str, str, li
 
 
 def record_with_orm(events: list[UserEvent], now: datetime) -> None:
-    """The same as cte_parts' statement, one player at a time (SQLite: its transactions run one at a time)."""
+    """The same as cte_parts' statement on SQLite: the counters in one upsert, the rows in one insert.
+    SQLite runs one write transaction at a time, so there is no lock order to keep, and no savepoint
+    is needed: a failure here fails the transaction that caused the events."""
     added = Counter(e.user_id for e in events)
-    with transaction.atomic():
-        for user_id in sorted(added):
-            StreamCursor.objects.get_or_create(user_id=user_id)
-            StreamCursor.objects.filter(user_id=user_id).update(last_seq=F("last_seq") + added[user_id])
-        last = dict(StreamCursor.objects.filter(user_id__in=added).values_list("user_id", "last_seq"))
+    users = sorted(added)
+    with transaction.atomic(savepoint=False), connection.cursor() as cursor:
+        marks = ", ".join(["(%s, %s)"] * len(users))  # placeholders only
+        upsert = (
+            f"INSERT INTO live_streamcursor (user_id, last_seq) VALUES {marks}"  # noqa: S608
+            " ON CONFLICT (user_id) DO UPDATE SET last_seq = live_streamcursor.last_seq + excluded.last_seq"
+        )
+        parameters = [value for user_id in users for value in (user_id, added[user_id])]
+        if connection.features.can_return_columns_from_insert:
+            cursor.execute(f"{upsert} RETURNING user_id, last_seq", parameters)
+            last = dict(cursor.fetchall())
+        else:  # SQLite before 3.35
+            cursor.execute(upsert, parameters)
+            last = dict(StreamCursor.objects.filter(user_id__in=users).values_list("user_id", "last_seq"))
         rows, taken = [], Counter()
         for event in events:
             taken[event.user_id] += 1

@@ -30,6 +30,9 @@ def serve_asgi() -> Iterator[str]:
         log_level="warning",
         lifespan="off",
         timeout_graceful_shutdown=2,
+        # As `make run` and production serve it: the client is the socket's peer, whatever
+        # X-Forwarded-For says (Django reads that header itself, per TRUSTED_PROXY_COUNT).
+        proxy_headers=False,
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)

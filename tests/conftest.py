@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
+from pathlib import Path
 
 import pytest
 from django.conf import settings
@@ -25,10 +28,40 @@ def require_service(available: bool, reason: str) -> None:
 
 @pytest.fixture(autouse=True)
 def generous_rate_limits(monkeypatch):
-    """Tests play whole games in seconds; the throttle tests set their own limits."""
+    """Tests play whole games in seconds; the throttle tests set their own limits. Each test starts
+    with nothing left in Redis by the one before (counters, leases, queued tasks)."""
     for scope in ("anon", "user", "token"):
         monkeypatch.setitem(SimpleRateThrottle.THROTTLE_RATES, scope, "1000000/minute")
     cache.clear()
+    if settings.REDIS_URL:
+        forget_redis_keys()
+
+
+def forget_redis_keys() -> None:
+    """Delete this test process's Redis keys, all under its REDIS_KEY_PREFIX: test processes running
+    side by side (pytest-xdist) share one Redis database."""
+    import redis
+
+    try:
+        client = redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=2)
+        keys = list(client.scan_iter(match=f"{settings.REDIS_KEY_PREFIX}*", count=1000))
+        for start in range(0, len(keys), 1000):
+            client.unlink(*keys[start : start + 1000])
+    except redis.RedisError:
+        pass  # the tests that need Redis say so
+
+
+def pytest_sessionfinish(session) -> None:
+    """The test process's own folder (settings: the embedded broker, the health records) and keys go."""
+    var_dir = Path(settings.VAR_DIR)
+    if var_dir.parent == Path(tempfile.gettempdir()) and var_dir.name == f"slowhand-test-{os.getpid()}":
+        shutil.rmtree(var_dir, ignore_errors=True)
+    test_database = settings.DATABASES["default"].get("TEST", {}).get("NAME") or ""
+    if connection.vendor == "sqlite" and test_database and not Path(test_database).exists():
+        for leftover in (f"{test_database}-wal", f"{test_database}-shm"):  # Django removes the file alone
+            Path(leftover).unlink(missing_ok=True)
+    if settings.REDIS_URL:
+        forget_redis_keys()
 
 
 def redis_reachable(url: str) -> bool:

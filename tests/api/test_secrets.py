@@ -35,6 +35,7 @@ class Table:
         self.seen_by = [set() for _ in users]  # cards each seat has legitimately held
         self.public: set[str] = set()  # cards any spectator has been shown
         self.history_cursor = [0] * len(users)
+        self.public_at = -1  # the version whose public cards were last read
 
     def truth(self) -> Game:
         return Game.objects.get(public_id=self.game_id)
@@ -47,20 +48,26 @@ class Table:
     def refresh_truth(self) -> Game:
         """What a spectator is shown is public; what a seat holds, that seat has seen."""
         game = self.truth()
-        spectator_view = self.spectator.get(f"/api/v1/games/{self.game_id}/").json()
-        spectator_moves = self.spectator.get(f"/api/v1/games/{self.game_id}/moves/?after={max(0, game.version - 5)}")
-        self.public |= cards_in(spectator_view) | cards_in(spectator_moves.json())
+        if game.version != self.public_at:  # a spectator sees nothing new while nobody moves
+            spectator_view = self.spectator.get(f"/api/v1/games/{self.game_id}/").json()
+            after = max(0, game.version - 5)
+            spectator_moves = self.spectator.get(f"/api/v1/games/{self.game_id}/moves/?after={after}")
+            self.public |= cards_in(spectator_view) | cards_in(spectator_moves.json())
+            self.public_at = game.version
         for i, hand in enumerate(game.state["hands"]):
             self.seen_by[i] |= set(hand)
         return game
 
-    def observe(self) -> None:
-        """Every player reads everything; nothing hidden from them may appear."""
+    def observe(self) -> tuple[Game, list[dict]]:
+        """Every player reads everything; nothing hidden from them may appear. The game, and what
+        each seat was shown of it."""
         game = self.refresh_truth()
         secret_texts = [game.seed] if game.status == "active" else []
+        details = []
         for seat, client in enumerate(self.clients):
+            details.append(client.get(f"/api/v1/games/{self.game_id}/").json())
             responses = [
-                client.get(f"/api/v1/games/{self.game_id}/").json(),
+                details[-1],
                 client.get(
                     f"/api/v1/games/{self.game_id}/moves/?after={self.history_cursor[seat]}&page_size=500"
                 ).json(),
@@ -74,15 +81,15 @@ class Table:
                 text = json.dumps(response)
                 assert not any(secret in text for secret in secret_texts), "the seed leaked"
                 assert '"stock"' not in text and '"secret"' not in text
+        return game, details
 
     def play(self, rng: random.Random, max_moves: int = 3000) -> Game:
         for _ in range(max_moves):
-            self.observe()
-            game = self.truth()
+            game, details = self.observe()
             if game.status != "active":
                 return game
             client = self.clients[game.to_act_seat]
-            detail = client.get(f"/api/v1/games/{self.game_id}/").json()
+            detail = details[game.to_act_seat]
             action = rng.choice(detail["legal_actions"])
             response = client.post(
                 f"/api/v1/games/{self.game_id}/moves/", {"action": action, "version": detail["version"]}, format="json"

@@ -1,5 +1,5 @@
-"""The streams of `make run`: SQLite, no Redis, and the Celery worker it starts on kombu's filesystem
-transport. The same processes as the Makefile's, on a database and a queue folder of the test's own:
+"""The streams of `make run`: SQLite, no Redis, and the Celery worker it starts on the embedded broker
+(config/broker.py). Its processes, on a database and a var folder of the test's own:
 a bot's move, played by that worker, reaches an open stream within 2 seconds of its commit (the
 streams then read the database twice a second)."""
 
@@ -41,7 +41,7 @@ def make_run_site(tmp_path) -> Iterator[str]:
         cwd=ROOT, env=env, stdout=logs["web"], stderr=subprocess.STDOUT,
     )  # fmt: skip
     worker = subprocess.Popen(
-        [BIN / "celery", "-A", "config", "worker", "--beat", "--pool=solo", "--queues=celery,reviews",
+        [BIN / "celery", "-A", "config", "worker", "--beat", "--pool=solo",
          "--loglevel=WARNING", f"--schedule={tmp_path / 'beat-schedule'}"],
         cwd=ROOT, env=env, stdout=logs["worker"], stderr=subprocess.STDOUT,
     )  # fmt: skip
