@@ -15,6 +15,7 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import ApiToken
+from frontend import solar_hijri
 from games import advice, services
 from games.models import Game
 from tests.browser.test_languages import log_in
@@ -270,3 +271,29 @@ def test_a_persian_reader_types_persian_digits_into_the_tournament_form(browser,
 def test_the_reading_tests_see_a_latin_number_and_an_english_word():
     assert latin_numbers("۵ جای خالی · 5 جای خالی · SHA-256 · ۴۲٪") == ["5"]
     assert "stock" in english_words() and "deste" not in english_words()
+
+
+INTL_SOLAR_HIJRI = """(days) => {
+  const numeric = { year: "numeric", month: "numeric", day: "numeric", timeZone: "UTC" };
+  const format = new Intl.DateTimeFormat("fa-u-ca-persian-nu-latn", numeric);
+  return days.map((day) => {
+    let parts = format.formatToParts(new Date(`${day}T12:00:00Z`));
+    parts = Object.fromEntries(parts.map((p) => [p.type, p.value]));
+    return [Number(parts.year), Number(parts.month), Number(parts.day)];
+  });
+}"""
+
+
+def test_the_server_keeps_the_browsers_solar_hijri_calendar(browser):
+    # Every Nowruz from 1990 to 2090 (the days around it, where a leap year shows) and a day a week
+    # between them: the server's conversion gives the date the browser's Intl gives.
+    days = [dt.date(year, 3, 17) + dt.timedelta(days=n) for year in range(1990, 2091) for n in range(8)]
+    days += [dt.date(1990, 1, 1) + dt.timedelta(weeks=n) for n in range(0, 100 * 52)]
+    page = browser.new_page()
+    by_browser = page.evaluate(INTL_SOLAR_HIJRI, [day.isoformat() for day in days])
+    page.close()
+    by_server = [list(solar_hijri.from_gregorian(day)) for day in days]
+    differing = [
+        (day, server, shown) for day, server, shown in zip(days, by_server, by_browser, strict=True) if server != shown
+    ]
+    assert not differing, differing[:5]
