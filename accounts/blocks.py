@@ -12,6 +12,8 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
+from frontend import l10n
+
 from .models import Block, User
 
 MAX_BLOCKS = 500
@@ -39,7 +41,9 @@ def block_player(*, blocker: User, username: str) -> Block:
         raise BlockError(_("You cannot block yourself."), "block_self")
     if Block.objects.filter(blocker=blocker).count() >= MAX_BLOCKS:
         raise BlockError(
-            _("You have blocked %(max)d players, the most one account may; unblock one first.") % {"max": MAX_BLOCKS},
+            l10n.interpolate(
+                _("You have blocked %(max)d players, the most one account may; unblock one first."), {"max": MAX_BLOCKS}
+            ),
             "too_many_blocks",
         )
     try:

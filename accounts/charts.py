@@ -1,7 +1,8 @@
 """The rating-history chart, drawn on the server as SVG geometry: no script, no library, no CDN.
 
 Coordinates leave here as ready-made strings, so template localization (a decimal comma in
-Turkish, Persian digits) can never reach the SVG's numbers.
+Turkish, Persian digits) can never reach the SVG's numbers; only the axis labels, which people read,
+are written in the reader's language.
 """
 
 from __future__ import annotations
@@ -10,6 +11,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+
+from frontend import l10n
 
 from .ratings import INITIAL_MU, INITIAL_SIGMA
 
@@ -91,7 +94,7 @@ def rating_chart(
     ticks = []
     value = low
     while value <= high + step / 2:
-        ticks.append(Tick(y=_fmt(y_at(value)), label=f"{value:g}"))
+        ticks.append(Tick(y=_fmt(y_at(value)), label=l10n.number(value, 2, trim=True)))  # read, so localized
         value += step
     return RatingChart(
         width=width,

@@ -7,6 +7,8 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext_lazy as _
 
+from frontend import l10n
+
 from . import login_limits, services
 from .models import TIME_ZONES, User, lock_account_names
 from .validators import (
@@ -99,7 +101,11 @@ class ProfileForm(forms.ModelForm):
         max_length=DISPLAY_NAME_MAX,
         validators=[validate_display_name],
         help_text=_("Shown instead of your username at the table; leave empty to use your username."),
-        error_messages={"max_length": _("Shorten the display name to %(limit_value)d characters or fewer.")},
+        error_messages={
+            "max_length": l10n.lazy_interpolate(
+                _("Shorten the display name to %(limit_value)d characters or fewer."), {"limit_value": DISPLAY_NAME_MAX}
+            )
+        },
     )
     email = forms.EmailField(
         label=_("Email"),
@@ -176,7 +182,9 @@ class TokenCreateForm(forms.Form):
         help_text=_("A label to recognise it by, such as the program that will use it."),
         error_messages={
             "required": _("Give the token a name, such as the program that will use it."),
-            "max_length": _("Shorten the token's name to %(limit_value)d characters or fewer."),
+            "max_length": l10n.lazy_interpolate(
+                _("Shorten the token's name to %(limit_value)d characters or fewer."), {"limit_value": TOKEN_NAME_MAX}
+            ),
         },
     )
 

@@ -28,6 +28,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from config.cache import OUTAGE
+from frontend import l10n
 
 T = TypeVar("T")
 
@@ -50,9 +51,9 @@ class LoginLocked(Exception):
 def wait_text(seconds: int) -> str:
     """“45 seconds”, or whole minutes rounded up from a minute on: never earlier than the lock ends."""
     if seconds < 60:
-        return ngettext("%(count)d second", "%(count)d seconds", seconds) % {"count": seconds}
+        return l10n.interpolate(ngettext("%(count)d second", "%(count)d seconds", seconds), {"count": seconds})
     minutes = -(-seconds // 60)
-    return ngettext("%(count)d minute", "%(count)d minutes", minutes) % {"count": minutes}
+    return l10n.interpolate(ngettext("%(count)d minute", "%(count)d minutes", minutes), {"count": minutes})
 
 
 def normalised_username(username: str) -> str:

@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from frontend import l10n
 from games.models import Game, GameStatus, Move, Seat, Turn
 from live import userlog as live_log
 from live.models import EventKind
@@ -59,7 +60,9 @@ def create_token(*, user: User, name: str) -> tuple[ApiToken, str]:
         raise AccountError(_("Give the token a name, such as the program that will use it."), "blank_name", "name")
     if len(name) > TOKEN_NAME_MAX:
         raise AccountError(
-            _("Shorten the token's name to %(max)d characters or fewer.") % {"max": TOKEN_NAME_MAX}, "long_name", "name"
+            l10n.interpolate(_("Shorten the token's name to %(max)d characters or fewer."), {"max": TOKEN_NAME_MAX}),
+            "long_name",
+            "name",
         )
     with transaction.atomic():
         # Counted under a lock on the account: requests at once would otherwise all count the same
@@ -67,8 +70,10 @@ def create_token(*, user: User, name: str) -> tuple[ApiToken, str]:
         User.objects.select_for_update().filter(pk=user.pk).values_list("pk", flat=True).get()
         if ApiToken.objects.active().filter(user=user).count() >= MAX_ACTIVE_TOKENS:
             raise AccountError(
-                _("You have %(max)d tokens, the most one account may hold; revoke one you no longer use first.")
-                % {"max": MAX_ACTIVE_TOKENS},
+                l10n.interpolate(
+                    _("You have %(max)d tokens, the most one account may hold; revoke one you no longer use first."),
+                    {"max": MAX_ACTIVE_TOKENS},
+                ),
                 "too_many_tokens",
             )
         return ApiToken.issue(user=user, name=name)

@@ -79,6 +79,7 @@ INSTALLED_APPS = [
     "live",
     "tournaments",
     "frontend",
+    "django.forms",  # last: the widget templates of frontend/templates/django/forms/ come first
 ]
 
 MIDDLEWARE = [
@@ -101,6 +102,8 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "config.urls"
+# Form widgets render through TEMPLATES, so a number input can take Persian digits on a Persian page.
+FORM_RENDERER = "django.forms.renderers.TemplatesSetting"
 # Error reports (the DEBUG 500 page, the admins' emails) hide the games' hands, stock and seed.
 DEFAULT_EXCEPTION_REPORTER_FILTER = "config.error_reports.GameSecretsReporterFilter"
 DEFAULT_EXCEPTION_REPORTER = "config.error_reports.GameSecretsExceptionReporter"
@@ -167,7 +170,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "accounts.User"
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
-    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "accounts.password_rules.MinimumLengthValidator"},  # its figure in the reader's digits
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
@@ -330,6 +333,8 @@ SPECTACULAR_SETTINGS = {
         # A seat's bot_level and a new game's bots: one enum, not two names for the same levels.
         "BotLevelEnum": "games.engine.bots.BOT_LEVELS",
         "TournamentStatusEnum": "tournaments.models.TournamentStatus",
+        # An action's card and the cards of a meld: one enum of the contract's card codes.
+        "CardEnum": "games.engine.cards.DECK",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

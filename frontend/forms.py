@@ -15,6 +15,7 @@ from accounts.models import User
 from games.engine import KINDS, BadOption, get_rules
 from games.models import Game, TimeoutPolicy, time_bank_of
 
+from . import l10n
 from .option_texts import choice_label, option_help, option_label
 
 KIND_LABELS = {"scat": _("Scat (31)"), "scattle": _("Scattle!")}
@@ -26,12 +27,12 @@ DAY = 24 * HOUR
 def duration_label(seconds: int) -> str:
     if seconds % DAY == 0:
         days = seconds // DAY
-        return ngettext("%(count)d day", "%(count)d days", days) % {"count": days}
+        return l10n.interpolate(ngettext("%(count)d day", "%(count)d days", days), {"count": days})
     if seconds % HOUR == 0:
         hours = seconds // HOUR
-        return ngettext("%(count)d hour", "%(count)d hours", hours) % {"count": hours}
+        return l10n.interpolate(ngettext("%(count)d hour", "%(count)d hours", hours), {"count": hours})
     minutes = seconds // 60
-    return ngettext("%(count)d minute", "%(count)d minutes", minutes) % {"count": minutes}
+    return l10n.interpolate(ngettext("%(count)d minute", "%(count)d minutes", minutes), {"count": minutes})
 
 
 MOVE_TIMES = [5 * 60, HOUR, 12 * HOUR, DAY, 2 * DAY, 3 * DAY, 7 * DAY, 14 * DAY]
@@ -264,15 +265,26 @@ def default_label(spec: dict[str, Any]) -> str:
     return choice_label(spec["name"], value)  # "auto" included
 
 
+class NumeralsTextInput(forms.TextInput):
+    """A text input whose number shows in the reader's digits (Persian ones on a Persian page)."""
+
+    def format_value(self, value: Any) -> str | None:
+        text = super().format_value(value)
+        return l10n.digits(text) if text is not None else None
+
+
 class AutoOrNumberField(forms.CharField):
-    """A number option that also takes "auto" (and, for int_or_null, nothing: no limit)."""
+    """A number option that also takes "auto" (and, for int_or_null, nothing: no limit), typed in
+    either digit system."""
+
+    widget = NumeralsTextInput
 
     def __init__(self, *, spec: dict[str, Any], **kwargs: Any) -> None:
         super().__init__(required=False, max_length=8, **kwargs)
         self.spec = spec
 
     def clean(self, value: Any) -> str | int | None:
-        text = (super().clean(value) or "").strip().lower()
+        text = l10n.ascii_digits(super().clean(value) or "").strip().lower()
         if text == "auto":
             return "auto"
         if not text and self.spec["type"] == "int_or_null":
@@ -281,8 +293,10 @@ class AutoOrNumberField(forms.CharField):
         if not (text.isascii() and text.isdigit() and low <= int(text) <= high):
             empty = _(", or leave it empty") if self.spec["type"] == "int_or_null" else ""
             raise forms.ValidationError(
-                _("Type auto or a whole number from %(low)d to %(high)d%(empty)s.")
-                % {"low": low, "high": high, "empty": empty}
+                l10n.interpolate(
+                    _("Type auto or a whole number from %(low)d to %(high)d%(empty)s."),
+                    {"low": low, "high": high, "empty": empty},
+                )
             )
         return int(text)
 
@@ -308,7 +322,8 @@ def _option_field(kind: str, spec: dict[str, Any]) -> forms.Field:
         )
     if option_type == "seat_or_random":
         choices = [("random", _("at random"))] + [
-            (str(seat), _("seat %(number)d") % {"number": seat + 1}) for seat in range(spec["min"], spec["max"] + 1)
+            (str(seat), l10n.interpolate(_("seat %(number)d"), {"number": seat + 1}))
+            for seat in range(spec["min"], spec["max"] + 1)
         ]
         return forms.TypedChoiceField(choices=choices, coerce=_seat_or_random, initial=str(spec["default"]), **common)
     # A choice: values may be null, numbers or words, so each travels as its JSON text.

@@ -6,8 +6,11 @@ form speaks to players instead. An option missing here still shows, with the eng
 
 from __future__ import annotations
 
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
+
+from . import l10n
 
 # (kind, option) -> (label, help)
 OPTION_TEXTS = {
@@ -184,4 +187,6 @@ def choice_label(option: str, value: object) -> str:
     if value == "auto":
         return str(pgettext_lazy("option value", "automatic"))
     label = CHOICE_LABELS.get((option, value))
-    return str(label) if label is not None else str(value)
+    if label is None:
+        return l10n.number(value) if l10n.is_number(value) else str(value)
+    return str(label) if isinstance(label, Promise) else l10n.digits(label)  # "30½" is a figure too

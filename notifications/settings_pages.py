@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from accounts.views import render_settings, settings_saved
+from frontend import l10n
 from games.errors import GameError
 
 from . import devices
@@ -88,7 +89,7 @@ class NotificationsForm(forms.Form):
         chosen = initial["follow_up_after"]
         if chosen not in dict(FOLLOW_UP_CHOICES):  # a delay set through the API: keep it choosable
             minutes = int(chosen) // 60
-            label = _("after %(minutes)s minutes") % {"minutes": minutes}
+            label = l10n.lazy_interpolate(_("after %(minutes)s minutes"), {"minutes": minutes})
             form.fields["follow_up_after"].choices = [(chosen, label), *FOLLOW_UP_CHOICES]
         return form
 

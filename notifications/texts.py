@@ -8,6 +8,7 @@ from typing import Any
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
+from frontend import l10n
 from games.models import GameKind
 
 from .models import Notification, NotificationKind
@@ -23,28 +24,28 @@ def text_of(notification: Notification) -> str:
     if kind == NotificationKind.TIME_RUNNING_OUT:
         return _("Your time to move in %(game)s is running out.") % {"game": game}
     if kind == NotificationKind.GAME_OVER:
-        return _("Your %(game)s game is over: you finished in place %(place)s.") % {
-            "game": game,
-            "place": payload.get("place"),
-        }
+        values = {"game": game, "place": payload.get("place")}
+        return l10n.interpolate(_("Your %(game)s game is over: you finished in place %(place)s."), values)
     if kind == NotificationKind.INVITATION:
         return _("%(player)s invites you to a game of %(game)s.") % {"player": payload.get("from"), "game": game}
     if kind == NotificationKind.GAME_STARTED:
         return _("Your %(game)s game has started.") % {"game": game}
     if kind == NotificationKind.DIGEST:
-        return _("%(count)s games are waiting for your move.") % {"count": len(payload.get("games", []))}
+        return l10n.interpolate(
+            _("%(count)s games are waiting for your move."), {"count": len(payload.get("games", []))}
+        )
     if kind == NotificationKind.ROUND_STARTED:
         values = {"round": payload.get("round"), "name": payload.get("name")}
         if payload.get("bye"):
-            return _("Round %(round)s of %(name)s has started: you sit it out with a bye.") % values
-        return _("Round %(round)s of %(name)s has started: your table is ready.") % values
+            return l10n.interpolate(_("Round %(round)s of %(name)s has started: you sit it out with a bye."), values)
+        return l10n.interpolate(_("Round %(round)s of %(name)s has started: your table is ready."), values)
     if kind == NotificationKind.TOURNAMENT_OVER:
         values = {"name": payload.get("name"), "place": payload.get("place")}
         if payload.get("reason") == "creator":
             return _("%(name)s was called off by its creator.") % values
         if payload.get("cancelled"):
             return _("%(name)s was cancelled: too few players entered.") % values
-        return _("%(name)s is over: you finished in place %(place)s.") % values
+        return l10n.interpolate(_("%(name)s is over: you finished in place %(place)s."), values)
     return kind
 
 

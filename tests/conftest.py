@@ -11,6 +11,7 @@ import pytest
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
+from django.utils import translation
 from rest_framework.test import APIClient
 from rest_framework.throttling import SimpleRateThrottle
 
@@ -24,6 +25,15 @@ def require_service(available: bool, reason: str) -> None:
     if settings.REQUIRE_SERVICES:
         pytest.fail(f"REQUIRE_SERVICES=1, but {reason}")
     pytest.skip(reason)
+
+
+@pytest.fixture(autouse=True)
+def site_language():
+    """Every test starts in the site's default language: a page request leaves the language it chose
+    active in its thread (LocaleMiddleware does not reset it), and a later test would read its texts."""
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture(autouse=True)

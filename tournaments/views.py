@@ -9,9 +9,9 @@ from datetime import UTC, datetime
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
-from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
+from frontend import l10n
 from frontend.forms import KIND_LABELS, duration_label
 from games.clock import MOVE_TIME_PRESETS
 from games.models import TimeControl, TimeoutPolicy
@@ -45,10 +45,10 @@ def moment_label(moment: datetime) -> str:
     """The moment in the reader's time zone, or in UTC where that zone's calendar ends first (a start
     stored near 9999-12-31 falls in the year 10000 east of UTC)."""
     try:
-        local = timezone.localtime(moment)
+        return l10n.format_datetime(moment)
     except OverflowError:
-        return date_format(moment.astimezone(UTC), "DATETIME_FORMAT") + " UTC"
-    return date_format(local, "DATETIME_FORMAT")
+        with timezone.override(UTC):
+            return l10n.format_datetime(moment) + " UTC"
 
 
 def tournament_page(request: HttpRequest, tournament_id: str) -> HttpResponse:

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from django import template
-from django.template.defaultfilters import floatformat
 from django.utils.translation import gettext as _
 
 from accounts import names
+from frontend import l10n
 
 register = template.Library()
 NOTHING = "\u2013"  # an en dash: no figure yet
@@ -22,10 +22,10 @@ def shown_name(display_name: str | None, username: str) -> str:
 
 @register.filter
 def percent(share: float | None) -> str:
-    """0.625 -> "62.5%"; nothing to divide -> a dash."""
+    """0.625 -> "62.5%" (in the reader's digits and signs); nothing to divide -> a dash."""
     if share is None:
         return NOTHING
-    return _("%(number)s%%") % {"number": floatformat(share * 100, -1)}
+    return _("%(number)s%%") % {"number": l10n.number(share * 100, 1, trim=True)}
 
 
 @register.filter
@@ -34,15 +34,15 @@ def duration(seconds: float | None) -> str:
     if seconds is None:
         return NOTHING
     if seconds < 60:
-        return _("%(n)s s") % {"n": floatformat(seconds, 0)}
+        return _("%(n)s s") % {"n": l10n.number(seconds, 0)}
     if seconds < 3600:
-        return _("%(n)s min") % {"n": floatformat(seconds / 60, 0)}
+        return _("%(n)s min") % {"n": l10n.number(seconds / 60, 0)}
     if seconds < 86400:
-        return _("%(n)s h") % {"n": floatformat(seconds / 3600, -1)}
-    return _("%(n)s d") % {"n": floatformat(seconds / 86400, -1)}
+        return _("%(n)s h") % {"n": l10n.number(seconds / 3600, 1, trim=True)}
+    return _("%(n)s d") % {"n": l10n.number(seconds / 86400, 1, trim=True)}
 
 
 @register.filter
 def number(value: float | None, digits: int = 1) -> str:
-    """A number to `digits` decimals, or a dash when there is none."""
-    return NOTHING if value is None else floatformat(value, digits)
+    """A number to `digits` decimals in the reader's digits, or a dash when there is none."""
+    return NOTHING if value is None else l10n.number(value, int(digits))

@@ -94,7 +94,7 @@ def test_the_table_in_turkish(new_page, live_server, scat_game, artifacts_dir):
     page = new_page()
     log_in(page, live_server.url, "alice", "tr")
     page.goto(f"{live_server.url}/games/{scat_game.public_id}/")
-    page.get_by_role("button", name="Desteden çek").click()
+    page.get_by_role("button", name="Çekme destesinden çek").click()
     discard = page.get_by_role("button", name=re.compile(r"^At: "))
     discard.first.wait_for()
     assert discard.count() == 4
@@ -102,7 +102,7 @@ def test_the_table_in_turkish(new_page, live_server, scat_game, artifacts_dir):
     assert len(names) == 4
     for name in names:
         assert re.fullmatch(r"(maça|kupa|karo|sinek) \w+", name), name
-    page.locator("#latest").get_by_text(re.compile(r"Desteden çektiniz: ")).wait_for()
+    page.locator("#latest").get_by_text(re.compile(r"Çekme destesinden çektiniz: ")).wait_for()
     page.screenshot(path=str(artifacts_dir / "scat-table-tr-desktop.png"), full_page=True)
 
 

@@ -2,14 +2,14 @@
 // they show and do goes through the REST API, as any client's would.
 import { ApiError, getJson, postJson } from "../frontend/js/api.js";
 import { h, updateRegion } from "../frontend/js/dom.js";
-import { format, gettext, language, listOf, ngettext } from "../frontend/js/i18n.js";
+import { format, formatDateTime, gettext, language, listOf, ngettext, number, parseNumber } from "../frontend/js/i18n.js";
 
 const POLL_MS = 10000;
 const KINDS = { scat: gettext("Scat (31)"), scattle: gettext("Scattle!") };
 const FORMATS = { swiss: gettext("Swiss"), round_robin: gettext("round robin") };
 
 function when(iso) {
-  return iso ? new Date(iso).toLocaleString(language(), { dateStyle: "medium", timeStyle: "short" }) : "";
+  return iso ? formatDateTime(iso) : "";
 }
 
 function duration(seconds) {
@@ -128,7 +128,7 @@ function newTournamentForm(root) {
   const field = (name) => form.elements.namedItem(name);
   // A round robin is played at tables of two.
   field("format").addEventListener("change", () => {
-    if (field("format").value === "round_robin") field("table_size").value = "2";
+    if (field("format").value === "round_robin") field("table_size").value = number(2);
   });
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -136,14 +136,14 @@ function newTournamentForm(root) {
       name: field("name").value.trim(),
       kind: field("kind").value,
       format: field("format").value,
-      table_size: Number(field("table_size").value),
-      max_players: Number(field("max_players").value),
+      table_size: parseNumber(field("table_size").value),
+      max_players: parseNumber(field("max_players").value),
       move_time_limit: Number(field("move_time_limit").value),
       timeout_policy: field("timeout_policy").value,
       vacation: field("vacation").value,
       bots_fill: field("bots_fill").checked,
     };
-    if (body.format === "swiss") body.rounds = Number(field("rounds").value);
+    if (body.format === "swiss") body.rounds = parseNumber(field("rounds").value);
     if (field("starts_at").value) body.starts_at = new Date(field("starts_at").value).toISOString();
     const submit = form.querySelector("button[type=submit]");
     submit.disabled = true;
@@ -234,12 +234,12 @@ function standingsTable(t, me) {
     h(
       "tr",
       { class: row.player === me ? "me" : null },
-      h("td", { class: "number", text: row.place }),
+      h("td", { class: "number", text: number(row.place) }),
       h("td", { text: row.withdrawn ? format(gettext("%(name)s (withdrawn)"), { name: row.player }) : row.player }),
-      h("td", { class: "number", text: row.points.toLocaleString(language()) }),
-      h("td", { class: "number", text: row.games }),
-      h("td", { class: "number", text: row.byes }),
-      h("td", { class: "number", text: row.opponents_points.toLocaleString(language()) }),
+      h("td", { class: "number", text: number(row.points) }),
+      h("td", { class: "number", text: number(row.games) }),
+      h("td", { class: "number", text: number(row.byes) }),
+      h("td", { class: "number", text: number(row.opponents_points) }),
     ),
   );
   return h("div", { class: "standings-wrap" }, h("table", { class: "standings" }, h("thead", null, head), h("tbody", null, rows)));

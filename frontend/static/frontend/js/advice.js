@@ -4,7 +4,7 @@
 // cards this player has seen, as GET /api/v1/games/{id}/advice/ computes them.
 import { cardLabel, cardLabels } from "./cards.js";
 import { h, updateRegion } from "./dom.js";
-import { format, gettext, language, ngettext } from "./i18n.js";
+import { format, gettext, ngettext, number } from "./i18n.js";
 
 const ACTIONS = {
   draw_stock: () => gettext("Drawing from the stock"),
@@ -26,11 +26,11 @@ export function actionText(action) {
 }
 
 function percent(chance) {
-  return new Intl.NumberFormat(language(), { style: "percent", maximumFractionDigits: 0 }).format(chance);
+  return number(chance, { style: "percent", maximumFractionDigits: 0 });
 }
 
 function points(value) {
-  return new Intl.NumberFormat(language(), { maximumFractionDigits: 1 }).format(value);
+  return number(value, { maximumFractionDigits: 1 });
 }
 
 export function figureText(advice, entry) {

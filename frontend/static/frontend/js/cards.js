@@ -1,5 +1,5 @@
 // Card codes ("QS", "TH") to spoken names, printed labels and self-made faces.
-import { format, pgettext } from "./i18n.js";
+import { digits, format, pgettext } from "./i18n.js";
 import { h, svg } from "./dom.js";
 
 const SUIT_ORDER = { S: 0, H: 1, C: 2, D: 3 }; // black, red, black, red: neighbours differ in colour
@@ -51,9 +51,9 @@ export function rankLabel(code) {
   return code[0] === "T" ? "10" : code[0];
 }
 
-// "Q♠", "10♥".
+// "Q♠", "10♥" ("۱۰♥" in Persian text; the printed faces keep their indices, as a real deck's do).
 export function cardLabel(code) {
-  return rankLabel(code) + SUIT_SYMBOLS[code[1]];
+  return digits(rankLabel(code)) + SUIT_SYMBOLS[code[1]];
 }
 
 export function cardLabels(codes) {

@@ -2,7 +2,7 @@
 // Every sentence has a "you" form and a third-person form, because many languages inflect
 // the verb by person and a name cannot simply replace "you".
 import { cardLabels, cardName } from "./cards.js";
-import { format, gettext, listOf, ngettext } from "./i18n.js";
+import { format, gettext, listOf, ngettext, number } from "./i18n.js";
 
 // ctx: { viewer: seat index or null, nameOf(seat) -> display name }
 export function describeEvent(event, ctx) {
@@ -162,8 +162,8 @@ function describeGameOver(event, ctx) {
 }
 
 export function formatValue(value) {
-  if (value === 30.5) return "30½";
-  return String(value);
+  if (value === 30.5) return `${number(30)}½`;
+  return number(value);
 }
 
 // One history entry (a move with its events) as sentences.

@@ -4,6 +4,7 @@
 // news that comes while the page loads is neither missed nor counted twice. Only when the stream
 // cannot be opened at all do the page's parts poll instead.
 import { getJson } from "./api.js";
+import { number } from "./i18n.js";
 import { openStream } from "./stream.js";
 
 const FALLBACK_POLL_MS = 30000;
@@ -14,7 +15,7 @@ function setBadge(count) {
   holder.dataset.unread = String(count);
   holder.hidden = count <= 0;
   const badge = holder.querySelector(".badge");
-  if (badge && badge.firstChild) badge.firstChild.nodeValue = String(count);
+  if (badge && badge.firstChild) badge.firstChild.nodeValue = number(count);
 }
 
 function unread() {

@@ -3,7 +3,7 @@
 // The others are hidden, not disabled: they are sent all the same, so that a page redrawn after
 // an error keeps what they held.
 // It also says what Scattle's "auto" decks and target will be for the seats chosen.
-import { format, gettext, ngettext } from "./i18n.js";
+import { format, gettext, ngettext, parseNumber } from "./i18n.js";
 
 function autoNote(form) {
   const note = document.getElementById("scattle-auto-note");
@@ -14,7 +14,7 @@ function autoNote(form) {
   const decks = form.elements.namedItem("scattle-deck_count");
   const target = form.elements.namedItem("scattle-target_score");
   return () => {
-    const row = rows.find((r) => r.seats === Number(seats.value));
+    const row = rows.find((r) => r.seats === parseNumber(seats.value));
     const deckChoice = decks ? JSON.parse(decks.value) : "auto";
     if (!row || (deckChoice !== "auto" && !(String(deckChoice) in row.target_by_decks))) {
       note.textContent = gettext("Scattle takes 2 to 6 players with one deck, up to 8 with two.");

@@ -6,7 +6,7 @@ import { ApiError, getAllPages, getJson, newIdempotencyKey, postJson } from "./a
 import { cardBack, cardFace, cardLabel, cardLabels, cardName, namedCard, setSprite, sortCards } from "./cards.js";
 import { announce, h, updateRegion } from "./dom.js";
 import { describeEvent, describeMove, formatValue, reasonText, winnersText } from "./events.js";
-import { format, gettext, language, listOf, ngettext, pgettext } from "./i18n.js";
+import { digits, format, formatDateTime, gettext, language, listOf, ngettext, number, pgettext } from "./i18n.js";
 import { boardsFor } from "./replay.js";
 import { openStream } from "./stream.js";
 
@@ -514,12 +514,7 @@ class Table {
   }
 
   localTime(iso) {
-    try {
-      return new Intl.DateTimeFormat(language(), { dateStyle: "medium", timeStyle: "short", timeZone: this.timeZone })
-        .format(new Date(iso));
-    } catch {
-      return new Date(iso).toLocaleString();
-    }
+    return formatDateTime(iso, this.timeZone);
   }
 
   renderPlayers() {
@@ -543,7 +538,7 @@ class Table {
         h("div", { class: "held", role: "img",
           "aria-label": format(ngettext("%(count)s card in hand", "%(count)s cards in hand", held), { count: held }) },
         Array.from({ length: Math.min(held, 8) }, () => cardBack("tiny")),
-        h("span", { class: "count", "aria-hidden": "true" }, String(held))),
+        h("span", { class: "count", "aria-hidden": "true" }, number(held))),
       ];
       if (g.time_bank && g.status === "active" && seat.bank_remaining !== null && seat.bank_remaining !== undefined) {
         // What each bank held when its player's last turn ended; the turn running counts down in the status.
@@ -578,7 +573,7 @@ class Table {
         "Meld %(number)s, %(kind)s: %(cards)s; %(points)s points", meld.points),
       { number: index + 1, kind, cards: listOf(meld.cards.map(cardName)), points: meld.points });
       return h("li", { class: "meld", role: "img", "aria-label": label },
-        h("span", { class: "meld-no", "aria-hidden": "true" }, String(index + 1)),
+        h("span", { class: "meld-no", "aria-hidden": "true" }, number(index + 1)),
         meld.cards.map((code) => cardFace(code, "small")),
         h("span", { class: "points", "aria-hidden": "true" }, `+${meld.points}`));
     }));
@@ -950,7 +945,7 @@ export function countdownText(seconds) {
   const hh = String(Math.floor(rest / 3600)).padStart(2, "0");
   const mm = String(Math.floor((rest % 3600) / 60)).padStart(2, "0");
   const ss = String(rest % 60).padStart(2, "0");
-  const clock = `${hh}:${mm}:${ss}`;
+  const clock = digits(`${hh}:${mm}:${ss}`);
   if (!days) return clock;
   return `${format(ngettext("%(count)s day", "%(count)s days", days), { count: days })} ${clock}`;
 }
