@@ -27,6 +27,7 @@ from .base import (
 )
 from .cards import DECK, parse_card
 from .errors import BadOption, IllegalAction
+from .stored import StateReader, is_count
 
 KIND = "scat"
 MIN_SEATS = 2
@@ -518,11 +519,31 @@ class ScatRules:
         return _copy(state)
 
     def from_json(self, data: dict[str, Any]) -> State:
+        """The state stored as `data`, after checking every part the rules read (BadState names the
+        part at fault): its shape, its cards, its secret, its options."""
         check_state_shape(data, KIND, STATE_SHAPE, "Scat")
-        n = data["num_seats"]
-        for key in ("hands", "turns_taken", "tokens", "eliminated", "resigned"):
-            if len(data[key]) != n:
-                raise IllegalAction("bad_state", f"This is not a stored Scat game: {key!r} has not {n} entries.")
+        read = StateReader(data, "Scat")
+        read.num_seats(MIN_SEATS, MAX_SEATS)
+        read.secret()
+        read.options(self.validate_options)
+        cards = read.hands() + read.cards("stock") + read.cards("discard") + read.cards("out_of_play")
+        read.no_card_too_often(cards, 1)
+        if any(len(hand) > HAND_SIZE + 1 for hand in data["hands"]):
+            raise read.refuse("hands", "a hand holds more than four cards")
+        read.card_or_none("taken_from_discard")
+        for key in ("dealer", "active", "knocker"):
+            read.seat(key, optional=key != "dealer")
+        read.one_of("phase", ("turn_start", "must_discard", "over"))
+        read.per_seat("turns_taken", is_count, "a count of turns")
+        read.per_seat("tokens", is_count, "a count of tokens")
+        read.per_seat("eliminated", lambda v: isinstance(v, bool), "true or false")
+        read.per_seat("resigned", lambda v: isinstance(v, bool), "true or false")
+        for key in ("hand_no", "kitty", "rebuilds"):
+            if data[key] < 0:
+                raise read.refuse(key, f"{key!r} is {data[key]}, below 0")
+        read.events("deal_events")
+        if "latest_deal_events" in data:
+            read.events("latest_deal_events")
         return _copy(data)
 
 
