@@ -593,7 +593,9 @@ class ScattleRules:
             "rebuilds": state["rebuilds"],
             "melded_since_rebuild": state["melded_since_rebuild"],
             "taken_from_discard": state["taken_from_discard"],
+            # One deal a game: the latest deal's events are the opening events (the history's version 0).
             "deal_events": self.view_events(state["deal_events"], seat),
+            "opening_events": self.view_events(state["deal_events"], seat),
             "last_showdown": copy.deepcopy(state["last_showdown"]),
             "outcome": copy.deepcopy(state["outcome"]),
         }
@@ -623,6 +625,7 @@ class ScattleRules:
         check_state_shape(data, KIND, STATE_SHAPE, "Scattle")
         read = StateReader(data, "Scattle")
         read.num_seats(MIN_SEATS, MAX_SEATS_TWO_DECKS)
+        read.edition()
         read.secret()
         read.options(validate_options)
         read.per_seat("melds", lambda melds: isinstance(melds, list) and all(map(_is_meld, melds)), "a list of melds")

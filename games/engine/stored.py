@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from .base import is_int, show_value
+from .base import EDITIONS, is_int, show_value
 from .cards import is_card
 from .errors import BadOption, BadState
 
@@ -67,6 +67,13 @@ class StateReader:
     def one_of(self, key: str, choices: tuple[str, ...]) -> None:
         if self.data[key] not in choices:
             raise self.refuse(key, f"{key!r} is {show_value(self.data[key])}, not one of {', '.join(choices)}")
+
+    def edition(self) -> int:
+        """The edition the state plays by (no "edition": the first)."""
+        edition = self.data.get("edition", 1)
+        if not (is_int(edition) and edition in EDITIONS[1:]) and "edition" in self.data:
+            raise self.refuse("edition", f"there is no rules edition {show_value(edition)}")
+        return edition
 
     def secret(self) -> None:
         """The seed and the count of shuffles so far: without them no later deal or rebuild can be made."""
