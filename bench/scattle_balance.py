@@ -21,6 +21,16 @@ The search, per (decks, seats):
    uses the same deterministic seeds (game i of a pair always starts from the same deal), so two
    candidates differ only by their target.
 
+Each row also gets its 95% (Wilson) intervals and both tie figures: how often the best final score
+was tied (before the tie rule) and how often first place was shared (after it), with how many ties
+the tie rule broke.
+
+    .venv/bin/python -m bench.scattle_balance --check [--games 1500]
+
+measures only the engine's table as it stands, and the targets one and two below it at 5 and 6 seats
+(where the bar is met by the smallest margin), without the search: 11 rows, 16,500 games with the
+defaults, 17 minutes on two shared cores under a load of 5 to 9 (bench/results/scattle_balance_check.txt).
+
 It prints the chosen table with the measured end reasons of each chosen row, every candidate tried,
 the seed's numbers (one deck, 25 points, tie_rule shared) for comparison, and the Python text of
 AUTO_DECKS / AUTO_TARGETS; it says whether games/engine/scattle.py holds that table. Writes
