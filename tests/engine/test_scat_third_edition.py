@@ -7,6 +7,10 @@ import pytest
 
 from games.engine.scat import PRESETS, RULES, _value
 
+from .test_scat import stack, start
+
+__all__ = ["stack"]  # the fixture, used by name
+
 STEERED_VALUE = 10
 
 
@@ -132,3 +136,13 @@ def test_the_latest_deal_survives_storage_and_a_second_edition_state_keeps_its_o
     old = RULES.new_game(2, {}, "second-edition", edition=2)
     assert "latest_deal_events" not in old
     assert RULES.view(old, 0)["deal_events"] == RULES.view(old, 0)["opening_events"]
+
+
+def test_a_game_that_ends_on_its_deal_keeps_that_deals_31_and_end_as_its_latest_deal(stack) -> None:
+    hands = {0: ["2S", "3H", "5D"], 1: ["AS", "KS", "QS"]}
+    state = start(stack, hands, up="4C", initial_tokens=1, on_the_county=False)
+    assert RULES.outcome(state)["reason"] == "last_player"
+    types = ["deal", "thirty_one", "life_lost", "eliminated", "game_over"]
+    assert [event["type"] for event in state["latest_deal_events"]] == types
+    seen = RULES.view(state, 0)["deal_events"]
+    assert seen[0]["hands"] == [["2S", "3H", "5D"], None] and seen[1]["cards"] == ["AS", "KS", "QS"]
