@@ -21,6 +21,16 @@ The search, per (decks, seats):
    uses the same deterministic seeds (game i of a pair always starts from the same deal), so two
    candidates differ only by their target.
 
+Each row also gets its 95% (Wilson) intervals and both tie figures: how often the best final score
+was tied (before the tie rule) and how often first place was shared (after it), with how many ties
+the tie rule broke.
+
+    .venv/bin/python -m bench.scattle_balance --check [--games 1500]
+
+measures only the engine's table as it stands, and the targets one and two below it at 5 and 6 seats
+(where the bar is met by the smallest margin), without the search: 11 rows, 16,500 games with the
+defaults, 17 minutes on two shared cores under a load of 5 to 9 (bench/results/scattle_balance_check.txt).
+
 It prints the chosen table with the measured end reasons of each chosen row, every candidate tried,
 the seed's numbers (one deck, 25 points, tie_rule shared) for comparison, and the Python text of
 AUTO_DECKS / AUTO_TARGETS; it says whether games/engine/scattle.py holds that table. Writes
@@ -30,6 +40,7 @@ bench/results/scattle_balance.txt. About 12 minutes on two cores with the defaul
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import random
 import statistics
@@ -55,8 +66,9 @@ def deck_counts(seats: int) -> list[int]:
     return [1, 2] if seats <= scattle.MAX_SEATS_ONE_DECK else [2]
 
 
-def play(task: tuple[int, int, int | None, str, int]) -> tuple[str, bool, int, int]:
-    """One game, every seat the good bot: (end reason, first place shared, actions, best score)."""
+def play(task: tuple[int, int, int | None, str, int]) -> tuple[str, bool, int, int, bool]:
+    """One game, every seat the good bot: (end reason, first place shared after the tie rule, actions,
+    best score, best score held by more than one player)."""
     decks, seats, target, tie_rule, game = task
     seed = f"scattle-balance/{decks}/{seats}/{game}"
     options = {"deck_count": decks, "target_score": target, "tie_rule": tie_rule}
@@ -67,7 +79,32 @@ def play(task: tuple[int, int, int | None, str, int]) -> tuple[str, bool, int, i
         state, _ = RULES.apply(state, seat, choose(state, seat, "good", rng))
         actions += 1
     outcome = RULES.outcome(state)
-    return outcome["reason"], len(outcome["winners"]) > 1, actions, max(outcome["scores"])
+    return outcome["reason"], len(outcome["winners"]) > 1, actions, max(outcome["scores"]), top_tied(outcome)
+
+
+def top_tied(outcome: dict) -> bool:
+    """Whether the best final score among the players still in is held by two or more of them, before
+    the tie rule ranks them (a target reached wins outright: nobody else can hold that score)."""
+    if outcome["reason"] == "target":
+        return False
+    scores = [score for seat, score in enumerate(outcome["scores"]) if seat not in outcome["resigned"]]
+    return scores.count(max(scores)) > 1
+
+
+def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% (Wilson score) interval of a share measured as successes out of n."""
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def share_text(successes: int, n: int) -> str:
+    """ "87.0% (85.5-88.4)": a share and its 95% interval."""
+    low, high = wilson(successes, n)
+    return f"{successes / n:5.1%} ({low:.1%}-{high:.1%})"
 
 
 @dataclass
@@ -81,6 +118,8 @@ class Measure:
     reasons: Counter
     shared: int
     median_actions: float
+    top_tied: int = 0
+    tie_rule: str = "first_to_reach"
 
     @property
     def ended(self) -> float:
@@ -94,9 +133,24 @@ class Measure:
     def passes(self) -> bool:
         return self.ended >= BAR_ENDED and self.shared_rate <= BAR_SHARED
 
+    @property
+    def ended_count(self) -> int:
+        return self.reasons["target"] + self.reasons["scattle"]
+
     def figures(self) -> str:
         parts = " / ".join(f"{self.reasons[reason] / self.games:6.1%}" for reason in REASONS)
         return f"{parts} | {self.ended:6.1%} | {self.shared_rate:5.1%} | {self.median_actions:6.0f}"
+
+    def intervals(self) -> str:
+        """The bar's figures with their 95% intervals, and both tie figures: the best score tied before
+        the tie rule, and first place shared after it (the difference is what the tie rule broke)."""
+        broken = self.top_tied - self.shared
+        return (
+            f"by target or Scattle! {share_text(self.ended_count, self.games)} | "
+            f"best score tied {share_text(self.top_tied, self.games)} | "
+            f"first place shared {share_text(self.shared, self.games)} | "
+            f"ties broken by {self.tie_rule}: {broken} of {self.top_tied}"
+        )
 
     def brief(self) -> str:
         verdict = "meets" if self.passes else "misses"
@@ -121,9 +175,11 @@ class Runner:
             seats,
             target,
             len(results),
-            Counter(reason for reason, _, _, _ in results),
-            sum(shared for _, shared, _, _ in results),
-            statistics.median(actions for _, _, actions, _ in results),
+            Counter(reason for reason, *_ in results),
+            sum(shared for _, shared, *_ in results),
+            statistics.median(actions for _, _, actions, *_ in results),
+            top_tied=sum(tied for *_, tied in results),
+            tie_rule=tie_rule,
         )
 
     def screen(self, decks: int, seats: int) -> tuple[int | None, str]:
@@ -132,12 +188,12 @@ class Runner:
         games = len(results)
         estimate = None
         for target in range(HIGHEST_TARGET, LOWEST_TARGET - 1, -1):
-            ended = sum(reason == "scattle" or best >= target for reason, _, _, best in results)
-            shared = sum(tied and best < target and reason != "scattle" for reason, tied, _, best in results)
+            ended = sum(reason == "scattle" or best >= target for reason, _, _, best, _ in results)
+            shared = sum(tied and best < target and reason != "scattle" for reason, tied, _, best, _ in results)
             if ended >= BAR_ENDED * games and shared <= BAR_SHARED * games:
                 estimate = target
                 break
-        tops = sorted(best for _, _, _, best in results)
+        tops = sorted(best for _, _, _, best, _ in results)
         spread = f"best final score without a target: median {statistics.median(tops):.0f}"
         spread += f", 15th percentile {tops[int(0.15 * games)]}"
         return estimate, spread
@@ -194,7 +250,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=2000, help="games per candidate (and per screening run)")
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="measure only the engine's table and the targets just below it at 5 and 6 seats (no search)",
+    )
     args = parser.parse_args()
+    if args.check:
+        check_table(args.games, args.workers)
+        return
     report = Report(
         "scattle_balance",
         f'Scattle! "auto" table by simulation (bench/scattle_balance.py), {args.games} games per candidate',
@@ -234,6 +298,11 @@ def main() -> None:
             report.line(f"{seats:5} {'-':>5} {'-':>6} | no deck count meets the bar at any target >= {LOWEST_TARGET}")
         else:
             report.line(f"{seats:5} {row.decks:5} {row.target:6} | {row.figures()}")
+    report.line("the same rows, 95% intervals and both tie figures:")
+    for seats in SEATS:
+        row = chosen.get((auto_decks.get(seats, 0), seats))
+        if row is not None:
+            report.line(f"{seats:5} {row.decks:5} {row.target:6} | {row.intervals()}")
 
     report.line()
     report.line("every allowed (decks, seats), the highest target meeting the bar:")
@@ -274,6 +343,48 @@ def main() -> None:
     if not complete:
         report.line("INCOMPLETE: some (decks, seats) pair meets the bar at no target")
     report.line(f"{runner.played:,} games in {time.perf_counter() - start:.0f} s with {args.workers} worker(s)")
+    report.save()
+
+
+# The seat counts whose table row meets the bar by the smallest margin, and how far below their
+# targets --check looks for a clearer one.
+CLOSE_SEATS = (5, 6)
+LOWER_BY = (1, 2)
+
+
+def check_table(games: int, workers: int) -> None:
+    """The engine's table measured as it stands, each row with its 95% intervals and both tie figures,
+    and the targets just below it at CLOSE_SEATS: what a nearby default would give."""
+    report = Report(
+        "scattle_balance_check",
+        f'Scattle! "auto" table as it stands (bench/scattle_balance.py --check), {games} games a row',
+    )
+    report.line(
+        f"every seat the good bot; defaults otherwise (tie_rule first_to_reach, idle_rounds_end 20); bar: at least "
+        f"{BAR_ENDED:.0%} of games end by target or Scattle!, first place shared in at most {BAR_SHARED:.0%}"
+    )
+    start = time.perf_counter()
+    runner = Runner(games, workers)
+    report.line()
+    report.line(f"the table (deck_count = auto, target_score = auto) | {HEADER}")
+    rows: dict[int, Measure] = {}
+    for seats in SEATS:
+        decks = scattle.AUTO_DECKS[seats]
+        row = rows[seats] = runner.measure(decks, seats, scattle.AUTO_TARGETS[(decks, seats)])
+        report.line(f"{seats} seats, {decks} decks, target {row.target:2} | {row.figures()}")
+    report.line()
+    report.line("the same rows, 95% intervals (best score tied: before the tie rule; first place shared: after it):")
+    for seats, row in rows.items():
+        report.line(f"{seats} seats, {row.decks} decks, target {row.target:2} | {row.intervals()}")
+    report.line()
+    report.line("nearby targets where the bar is met by the smallest margin:")
+    for seats in CLOSE_SEATS:
+        decks = scattle.AUTO_DECKS[seats]
+        for lower in LOWER_BY:
+            row = runner.measure(decks, seats, scattle.AUTO_TARGETS[(decks, seats)] - lower)
+            report.line(f"{seats} seats, {decks} decks, target {row.target:2} | {row.intervals()}")
+    runner.close()
+    report.line(f"{runner.played:,} games in {time.perf_counter() - start:.0f} s with {workers} worker(s)")
     report.save()
 
 

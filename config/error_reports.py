@@ -21,7 +21,7 @@ from django.views.debug import ExceptionReporter, SafeExceptionReporterFilter
 from psycopg.types.json import Json, Jsonb
 
 # Keys only an engine snapshot (scat.py and scattle.py new_game) or its events have.
-SECRET_KEYS = frozenset({"secret", "seed", "stock", "hands", "deal_events"})
+SECRET_KEYS = frozenset({"secret", "seed", "stock", "hands", "deal_events", "latest_deal_events"})
 # Variable names that say what they hold, whole or as a part between underscores
 # (state, new_state, old_state, snapshot, deal_events, ...); "st" is the Scattle engine's state.
 SECRET_NAME_PARTS = frozenset(
@@ -32,7 +32,7 @@ SECRET_NAMES = frozenset({"st"})
 # The same, in the printed form the report would show: a snapshot's key, or two card codes in a
 # row (a hand, the stock, a deck), also inside a string (a snapshot serialised for the database).
 PRINTED_SECRET = re.compile(
-    r"""(['"])(?:secret|seed|stock|hands|deal_events)\1\s*:"""
+    r"""(['"])(?:secret|seed|stock|hands|deal_events|latest_deal_events)\1\s*:"""
     r"""|(['"])[A2-9TJQK][SHDC]\2\s*,\s*(['"])[A2-9TJQK][SHDC]\3"""
 )
 # How many containers and items to look into before relying on the printed form alone.

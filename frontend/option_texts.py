@@ -74,6 +74,13 @@ OPTION_TEXTS = {
         _("Rounds per hand"),
         _("A hand in which nobody knocks ends in a showdown after this many rounds; leave empty for no limit."),
     ),
+    ("scat", "max_hands"): (
+        _("Hands per game"),
+        _(
+            "The game ends after this many hands; players are placed by the tokens they have left. "
+            "Leave empty for no limit."
+        ),
+    ),
     ("scattle", "deck_count"): (
         _("Decks"),
         _(

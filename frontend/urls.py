@@ -11,6 +11,7 @@ urlpatterns = [
     path("games/new/", views.new_game, name="new_game"),
     path("games/<public_id:game_id>/", views.game_table, name="game"),
     path("notifications/", views.notifications_page, name="notifications"),
+    path("how-to-play/", views.how_to_play, name="how_to_play"),
     path("manifest.webmanifest", app_shell.manifest, name="manifest"),
     path("sw.js", app_shell.service_worker, name="service-worker"),
     path("favicon.ico", app_shell.favicon, name="favicon"),

@@ -32,6 +32,12 @@ LIST_LIMIT = 50
 INVITE_LINK_SESSION_KEY = "frontend.invite_link"
 
 
+def how_to_play(request: HttpRequest) -> HttpResponse:
+    """Both games in a few sentences, and how each one ends (the hand limit as the engine has it)."""
+    max_hands = next(spec["default"] for spec in get_rules("scat").option_specs() if spec["name"] == "max_hands")
+    return render(request, "frontend/how_to_play.html", {"max_hands": max_hands})
+
+
 def home(request: HttpRequest) -> HttpResponse:
     context: dict[str, Any] = {}
     if request.user.is_authenticated:

@@ -103,7 +103,7 @@ class Game(models.Model):
     outcome = models.JSONField(null=True, blank=True)
 
     # The edition of the rules the game plays by (games.engine.base.EDITION); games stored before
-    # the second edition keep playing by the first.
+    # the second edition keep playing by the first, those stored before the third by the second.
     rules_edition = models.PositiveSmallIntegerField(default=EDITION)
 
     # Provably fair shuffles: the hash is public from the start, the seed once the game is over.

@@ -1,5 +1,6 @@
 """Games stored before the rules' second edition keep playing by the first: migration 0005 marks them,
-writes the new options with their first-edition meaning, and verify_games finds them consistent."""
+writes the new options with their first-edition meaning, and verify_games finds them consistent. Games
+and tournaments stored before the third keep playing without a hand limit (0009)."""
 
 from __future__ import annotations
 
@@ -119,3 +120,53 @@ def test_the_notification_tables_move_to_their_own_app_with_every_row(postgres):
     # The ids go on from where they were: the next notification is written by the move's own statement.
     [written] = notify("game_over", [(alice.pk, None, {"place": 1})])
     assert written.pk > notification.pk
+
+
+@pytest.mark.django_db(transaction=True)
+def test_stored_scat_games_and_tournaments_keep_playing_without_a_hand_limit(postgres):
+    alice = make_user("alice")
+    before = [("games", "0008_notifications_moved_out"), ("tournaments", "0002_cancel_reason")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    old = executor.loader.project_state(before).apps
+    Game, Move = old.get_model("games", "Game"), old.get_model("games", "Move")
+    rules = get_rules("scat")
+    state = rules.new_game(3, {}, "old-scat-2", edition=2)
+    moves, rng = [], random.Random(2)
+    for _ in range(30):
+        seat = rules.to_act(state)
+        action = rng.choice(rules.legal_actions(state, seat))
+        state, events = rules.apply(state, seat, action)
+        moves.append((seat, action, events))
+    options = {k: v for k, v in state["options"].items() if k != "max_hands"}
+    stored = rules.to_json({**state, "options": options})
+    game = Game.objects.create(
+        kind="scat", options=options, num_seats=3, status="active", creator_id=alice.pk, state=stored,
+        version=len(moves), seed="old-scat-2", rules_edition=2,
+    )  # fmt: skip
+    for seq, (seat, action, events) in enumerate(moves, 1):
+        Move.objects.create(game=game, seq=seq, seat=seat, action=action, events=events)
+    open_game = Game.objects.create(kind="scat", options=options, num_seats=2, creator_id=alice.pk, rules_edition=2)
+    tournament = old.get_model("tournaments", "Tournament").objects.create(
+        name="Old cup", kind="scat", format="swiss", table_size=3, rounds=2, options=options, max_players=9,
+        creator_id=alice.pk,
+    )  # fmt: skip
+
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())
+
+    from games.models import Game as CurrentGame
+    from tournaments.models import Tournament
+
+    game = CurrentGame.objects.get(pk=game.pk)
+    assert game.rules_edition == 2
+    assert game.options["max_hands"] is None and game.state["options"]["max_hands"] is None
+    assert "latest_deal_events" not in game.state
+    assert rules.from_json(game.state)["options"]["max_hands"] is None
+    assert CurrentGame.objects.get(pk=open_game.pk).options["max_hands"] is None
+    assert Tournament.objects.get(pk=tournament.pk).options["max_hands"] is None
+    out = io.StringIO()
+    call_command("verify_games", stdout=out)
+    assert "0 inconsistent" in out.getvalue(), out.getvalue()
+    # A game made now plays by the third edition, with the hand limit.
+    assert CurrentGame(kind="scat").rules_edition == 3

@@ -44,13 +44,14 @@ class GameCreateSerializer(KnownFieldsOnly, serializers.Serializer):
         required=False,
         default=dict,
         help_text='Rules options (GET /api/v1/rules/{kind}/ lists them); defaults fill the rest. "auto" values '
-        "are resolved when the game starts, for the players seated then.",
+        'are resolved when the game starts, for the players seated then. Scat\'s "max_hands" (10 to 1000, '
+        "default 60, null for no limit) ends a game after that many hands, placed by the tokens left.",
     )
     preset = serializers.ChoiceField(
         choices=["original"],
         required=False,
         help_text='"original": the seed\'s own rules (Scattle: one deck, 25 points, ties shared; Scat: no limit '
-        "on a hand's rounds). Options given override it.",
+        "on a hand's rounds nor on the game's hands). Options given override it.",
     )
     move_time_limit = serializers.IntegerField(
         required=False,

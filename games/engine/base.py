@@ -12,8 +12,11 @@ State = dict[str, Any]
 
 # The edition of the rules a new game is played by. Games stored under the first edition keep
 # playing by it: their states carry no "edition" (read as 1), and replaying them from the seed
-# needs new_game(..., edition=1).
-EDITION = 2
+# needs new_game(..., edition=1). The third edition keeps the latest deal's events in a Scat state
+# (the view's "deal_events"); its new option, Scat's max_hands, is an option like any other, which
+# games stored before it hold as null.
+EDITION = 3
+EDITIONS = (1, 2, 3)
 Action = dict[str, Any]
 Event = dict[str, Any]
 
@@ -103,9 +106,9 @@ def check_state_shape(data: object, kind: str, shape: dict[str, str], game: str)
 
 
 def check_edition(edition: object) -> int:
-    if edition not in (1, EDITION):
+    if not is_int(edition) or edition not in EDITIONS:
         raise IllegalAction(
-            "bad_edition", f"There is no rules edition {show_value(edition)}; editions are 1 and {EDITION}."
+            "bad_edition", f"There is no rules edition {show_value(edition)}; editions are 1 to {EDITION}."
         )
     return edition
 

@@ -73,14 +73,36 @@ def choose_action(
     """The action a bot of `level` plays for `seat` now.
 
     The expert also reads `history`, the seat's view of the game's events so far
-    (``RULES.view_events(events, seat)``); without it, it knows only what the view shows (so it
-    does not know which discards the others took). `samples` overrides its deals per action."""
+    (``RULES.view_events(events, seat)``), and needs it: the state keeps no log, and without the
+    history it would know only what the view shows (not which discards the others took, nor how often
+    they drew), a much weaker player. `samples` overrides its deals per action."""
     if level not in BOT_LEVELS:
         raise IllegalAction("bad_bot_level", f"Unknown bot level {level!r}; choose one of {', '.join(BOT_LEVELS)}.")
     rules, choose = _rules_and_chooser(kind)
     if level != "expert":
         return choose(state, seat, level, rng)
+    check_history(kind, state, history)
     return _expert(kind, rules, choose, state, seat, rng, history, samples)
+
+
+def check_history(kind: str, state: State, history: list[Event] | None) -> None:
+    """Refuse to play the expert without the seat's history, or (Scat) with one whose latest deal is not
+    the hand in play's: a history that stops hands ago reasons from the wrong cards."""
+    if not isinstance(history, list):
+        raise IllegalAction(
+            "history_required",
+            "The expert bot needs the seat's history: choose_action(..., history=RULES.view_events(events, seat)) "
+            "with every event of the game so far.",
+        )
+    if kind != "scat":
+        return
+    deals = [event for event in history if isinstance(event, dict) and event.get("type") == "deal"]
+    if deals and deals[-1].get("hand_no", state["hand_no"]) != state["hand_no"]:
+        raise IllegalAction(
+            "history_required",
+            f"The history given to the expert bot ends in hand {deals[-1].get('hand_no')}; "
+            f"hand {state['hand_no']} is in play.",
+        )
 
 
 def _expert(kind, rules, choose, state, seat, rng, history, samples) -> Action:
@@ -100,8 +122,6 @@ def _expert(kind, rules, choose, state, seat, rng, history, samples) -> Action:
     if len(legal) == 1:
         return legal[0]
     view = rules.view(state, seat)
-    if history is None:
-        history = view["deal_events"]
     if kind == "scattle" and good["type"] == "discard":
         # The hand kept, less what the card gives the next player (the playouts' horizon is too short).
         from .expert_scattle import choose_discard

@@ -24,3 +24,12 @@ class BadOption(IllegalAction):
     def __init__(self, message: str, option: str | None = None) -> None:
         super().__init__("bad_option", message)
         self.option = option
+
+
+class BadState(IllegalAction):
+    """A stored state that from_json will not hand to the rules: the wrong shape, a card that is no card,
+    a secret without its seed. `key` names the part at fault ("hands", "secret", ...)."""
+
+    def __init__(self, message: str, key: str | None = None) -> None:
+        super().__init__("bad_state", message)
+        self.key = key

@@ -27,6 +27,7 @@ from .base import (
 )
 from .cards import DECK, parse_card
 from .errors import BadOption, IllegalAction
+from .stored import StateReader, is_count
 
 KIND = "scat"
 MIN_SEATS = 2
@@ -73,9 +74,11 @@ _OPTION_SPECS: tuple[dict[str, Any], ...] = (
      "help": "Seat of the first dealer, or 'random'."},
     {"name": "max_rounds_per_hand", "type": "int_or_null", "default": 30, "min": 5, "max": 1000,
      "help": "A hand in which nobody knocks ends in a showdown after this many rounds; empty: no limit."},
+    {"name": "max_hands", "type": "int_or_null", "default": 60, "min": 10, "max": 1000,
+     "help": "The game ends after this many hands, placed by tokens left (ties share); empty: no limit."},
 )  # fmt: skip
 # Named sets of options a game may start from: "original" plays the seed's own rules.
-PRESETS = {"original": {"max_rounds_per_hand": None}}
+PRESETS = {"original": {"max_rounds_per_hand": None, "max_hands": None}}
 _SPECS_BY_NAME = {spec["name"]: spec for spec in _OPTION_SPECS}
 DEFAULT_OPTIONS: dict[str, Any] = {spec["name"]: spec["default"] for spec in _OPTION_SPECS}
 
@@ -306,11 +309,14 @@ class ScatRules:
         }
         if edition >= 2:
             state["edition"] = edition
+        if edition >= 3:
+            state["latest_deal_events"] = []
         events: list[Event] = []
         _deal(state, events)
         if edition >= 2:
             # Everything before the first turn (a hand may end on the deal, and the next be dealt): the
-            # history's version 0. A first-edition state kept only the latest deal here.
+            # history's version 0. A first-edition state kept only the latest deal here; the third
+            # keeps that in "latest_deal_events" as well.
             state["deal_events"] = events
         return state
 
@@ -487,7 +493,8 @@ class ScatRules:
             "discard_pile": list(discard),
             "taken_from_discard": state["taken_from_discard"],
             "rebuilds": state["rebuilds"],
-            "deal_events": self.view_events(state["deal_events"], seat),
+            "deal_events": self.view_events(_latest_deal_events(state), seat),
+            "opening_events": self.view_events(_opening_events(state), seat),
             "last_showdown": _copy(state["last_showdown"]),
             "outcome": _copy(state["outcome"]),
         }
@@ -518,12 +525,49 @@ class ScatRules:
         return _copy(state)
 
     def from_json(self, data: dict[str, Any]) -> State:
+        """The state stored as `data`, after checking every part the rules read (BadState names the
+        part at fault): its shape, its cards, its secret, its options."""
         check_state_shape(data, KIND, STATE_SHAPE, "Scat")
-        n = data["num_seats"]
-        for key in ("hands", "turns_taken", "tokens", "eliminated", "resigned"):
-            if len(data[key]) != n:
-                raise IllegalAction("bad_state", f"This is not a stored Scat game: {key!r} has not {n} entries.")
+        read = StateReader(data, "Scat")
+        read.num_seats(MIN_SEATS, MAX_SEATS)
+        read.secret()
+        read.options(self.validate_options)
+        cards = read.hands() + read.cards("stock") + read.cards("discard") + read.cards("out_of_play")
+        read.no_card_too_often(cards, 1)
+        if any(len(hand) > HAND_SIZE + 1 for hand in data["hands"]):
+            raise read.refuse("hands", "a hand holds more than four cards")
+        read.card_or_none("taken_from_discard")
+        for key in ("dealer", "active", "knocker"):
+            read.seat(key, optional=key != "dealer")
+        read.one_of("phase", ("turn_start", "must_discard", "over"))
+        read.per_seat("turns_taken", is_count, "a count of turns")
+        read.per_seat("tokens", is_count, "a count of tokens")
+        read.per_seat("eliminated", lambda v: isinstance(v, bool), "true or false")
+        read.per_seat("resigned", lambda v: isinstance(v, bool), "true or false")
+        for key in ("hand_no", "kitty", "rebuilds"):
+            if data[key] < 0:
+                raise read.refuse(key, f"{key!r} is {data[key]}, below 0")
+        read.events("deal_events")
+        if read.edition() >= 3:
+            if not isinstance(data.get("latest_deal_events"), list):
+                raise read.refuse("latest_deal_events", "a third-edition state keeps its latest deal's events")
+            read.events("latest_deal_events")
         return _copy(data)
+
+
+def _latest_deal_events(state: State) -> list[Event]:
+    """The events of the hand in play's deal (with the 31s it showed, when the game ended on it). A
+    second-edition state kept only the opening events (version 0), a first-edition one the latest
+    deal alone."""
+    return state.get("latest_deal_events", state["deal_events"])
+
+
+def _opening_events(state: State) -> list[Event]:
+    """The events before the first turn (the history's version 0); a first-edition state knows them
+    only while its first hand lasts."""
+    if "edition" in state:
+        return state["deal_events"]
+    return state["deal_events"] if state["hand_no"] == 1 else []
 
 
 def _check_seat(state: State, seat: object) -> None:
@@ -799,6 +843,10 @@ def _end_hand(new: State, events: list[Event], losses: list[int]) -> None:
 
 
 def _next_hand(new: State, events: list[Event], same_dealer: bool) -> None:
+    limit = new["options"].get("max_hands")  # stored before the third edition: absent, no limit
+    if limit is not None and new["hand_no"] >= limit:
+        _game_over(new, events, reason="hand_limit")  # A10d: that many hands have been played
+        return
     # A replayed hand keeps its dealer, unless he resigned during it.
     if not same_dealer or new["eliminated"][new["dealer"]]:
         new["dealer"] = _next_live(new["eliminated"], new["dealer"])
@@ -842,9 +890,13 @@ def _deal(new: State, events: list[Event]) -> None:
         "up_card": up_card,
         "stock_count": len(deck),
     }
+    first = len(events)
     events.append(deal_event)
-    if "edition" not in new:
-        new["deal_events"] = [_copy(deal_event)]  # first edition: the latest deal (a copy: callers may edit events)
+    # The latest deal's events (a copy: callers may edit events). The first edition kept them in
+    # "deal_events", the third in a key of their own beside the opening events.
+    latest = "latest_deal_events" if "latest_deal_events" in new else "deal_events" if "edition" not in new else None
+    if latest:
+        new[latest] = [_copy(deal_event)]
     holders = [s for s in order if _best_suit(hands[s]) == 31]
     if holders:
         # A5 step 4: every 31 is shown, everybody without one loses a life, no play takes place.
@@ -855,24 +907,35 @@ def _deal(new: State, events: list[Event]) -> None:
             )
         _record_reveal(new, "thirty_one_on_deal", {s: hands[s] for s in holders}, losses)
         _end_hand(new, events, losses)
+        if latest == "latest_deal_events" and new["outcome"] is not None and new["hand_no"] == deal_event["hand_no"]:
+            new[latest] = _copy(events[first:])  # the game ended on this deal: its 31s and the end
 
 
-def _game_over(new: State, events: list[Event]) -> None:
-    """A4 and C9: the last player left wins and takes the kitty."""
+def _game_over(new: State, events: list[Event], reason: str = "") -> None:
+    """A4 and C9: the last player left wins and takes the kitty. With `reason` "hand_limit" (A10d)
+    several are left: they are placed by tokens left, more first, equal tokens sharing a place, and
+    the kitty stays where it is (nobody is the last player), with the players out below them all."""
     n = new["num_seats"]
     live = _live_seats(new)
     tokens = list(new["tokens"])
-    kitty = new["kitty"]
-    for seat in live:
-        tokens[seat] += kitty
-    new["tokens"] = tokens
-    new["kitty"] = 0
-    groups = [live] + [e["seats"] for e in reversed(new["eliminations"])]
-    last = new["eliminations"][-1]["reason"] if new["eliminations"] else "lives"
+    kitty = 0
+    if reason == "hand_limit":
+        counts = sorted({tokens[s] for s in live}, reverse=True)
+        groups = [[s for s in live if tokens[s] == count] for count in counts]
+    else:
+        kitty = new["kitty"]
+        for seat in live:
+            tokens[seat] += kitty
+        new["tokens"] = tokens
+        new["kitty"] = 0
+        groups = [live]
+        last = new["eliminations"][-1]["reason"] if new["eliminations"] else "lives"
+        reason = "resignation" if last == "resignation" else "last_player"
+    groups += [e["seats"] for e in reversed(new["eliminations"])]
     outcome = {
-        "reason": "resignation" if last == "resignation" else "last_player",
+        "reason": reason,
         "places": places_from_order(groups, n),
-        "winners": live,
+        "winners": groups[0],
         "tokens": tokens,
         "kitty_won": kitty,
         "hands_played": new["hand_no"],

@@ -24,10 +24,12 @@ from .base import (
     expect_keys,
     is_int,
     places_from_order,
+    show_value,
     shuffled,
 )
 from .cards import RANKS, SUITS, card_label, new_deck, parse_card, rank_number
 from .errors import BadOption, IllegalAction
+from .stored import StateReader
 
 KIND = "scattle"
 MIN_SEATS = 2
@@ -591,7 +593,9 @@ class ScattleRules:
             "rebuilds": state["rebuilds"],
             "melded_since_rebuild": state["melded_since_rebuild"],
             "taken_from_discard": state["taken_from_discard"],
+            # One deal a game: the latest deal's events are the opening events (the history's version 0).
             "deal_events": self.view_events(state["deal_events"], seat),
+            "opening_events": self.view_events(state["deal_events"], seat),
             "last_showdown": copy.deepcopy(state["last_showdown"]),
             "outcome": copy.deepcopy(state["outcome"]),
         }
@@ -616,11 +620,28 @@ class ScattleRules:
         return json.loads(json.dumps(state))
 
     def from_json(self, data: dict[str, Any]) -> State:
+        """The state stored as `data`, after checking every part the rules read (BadState names the
+        part at fault): its shape, its cards, its secret, its options."""
         check_state_shape(data, KIND, STATE_SHAPE, "Scattle")
-        n = data["num_seats"]
-        for key in ("hands", "melds", "scores", "in_game"):
-            if len(data[key]) != n:
-                raise IllegalAction("bad_state", f"This is not a stored Scattle game: {key!r} has not {n} entries.")
+        read = StateReader(data, "Scattle")
+        read.num_seats(MIN_SEATS, MAX_SEATS_TWO_DECKS)
+        read.edition()
+        read.secret()
+        read.options(validate_options)
+        read.per_seat("melds", lambda melds: isinstance(melds, list) and all(map(_is_meld, melds)), "a list of melds")
+        melded = [card for melds in data["melds"] for meld in melds for card in read.cards("melds", meld["cards"])]
+        cards = read.hands() + read.cards("stock") + read.cards("discard") + melded
+        decks = data["options"].get("deck_count")
+        read.no_card_too_often(cards, decks if decks in (1, 2) else 2)
+        read.card_or_none("taken_from_discard")
+        read.seat("turn", optional=True)
+        read.seat("first_player")
+        read.one_of("phase", ("draw", "play", "over"))
+        read.per_seat("scores", is_int, "a score")
+        read.per_seat("in_game", lambda v: isinstance(v, bool), "true or false")
+        if not all(is_int(s) and 0 <= s < data["num_seats"] for s in data["resigned"]):
+            raise read.refuse("resigned", f"'resigned' is {show_value(data['resigned'])}, not a list of seats")
+        read.events("deal_events")
         return json.loads(json.dumps(data))
 
     # --- the turn (B4)
@@ -962,6 +983,10 @@ STATE_SHAPE = {
     "rebuilds": "int", "melded_since_rebuild": "bool", "taken_from_discard": "str?", "deal_events": "list",
     "last_showdown": "dict?", "outcome": "dict?", "secret": "dict",
 }  # fmt: skip
+
+
+def _is_meld(meld: object) -> bool:
+    return isinstance(meld, dict) and isinstance(meld.get("cards"), list) and is_int(meld.get("points"))
 
 
 def _action_type(action: object) -> str:

@@ -93,7 +93,7 @@ def cast(transactional_db):
 def test_a_visitors_pages_work_under_the_policy(watched, live_server, cast):
     base = live_server.url
     page = watched()
-    for path in ("/", "/games/", "/leaderboard/", "/users/alice/", "/accounts/login/", "/offline/"):
+    for path in ("/", "/games/", "/how-to-play/", "/leaderboard/", "/users/alice/", "/accounts/login/", "/offline/"):
         visit(page, f"{base}{path}")
     assert page.locator(".rating-chart svg").count() == 0  # the login page; the profile had it:
     visit(page, f"{base}/users/alice/")

@@ -156,7 +156,7 @@ def test_option_specs_list_every_option_of_table_a2_in_order_with_its_default():
         "min_players", "max_players", "initial_tokens", "on_the_county", "knocker_sole_lowest_loss",
         "knocker_tie_rule", "thirty_one_knocker_loss", "three_of_a_kind_value", "straight_flush_value",
         "straight_flush_ace_low", "min_knock_score", "knock_allowed_first_round", "allow_stand_after_knock",
-        "throw_down", "stock_exhausted", "stock_rebuild_order", "first_dealer", "max_rounds_per_hand",
+        "throw_down", "stock_exhausted", "stock_rebuild_order", "first_dealer", "max_rounds_per_hand", "max_hands",
     ]  # fmt: skip
     assert RULES.validate_options(None) == {
         "min_players": 2, "max_players": 9, "initial_tokens": 3, "on_the_county": True,
@@ -164,7 +164,7 @@ def test_option_specs_list_every_option_of_table_a2_in_order_with_its_default():
         "three_of_a_kind_value": None, "straight_flush_value": None, "straight_flush_ace_low": False,
         "min_knock_score": None, "knock_allowed_first_round": True, "allow_stand_after_knock": False,
         "throw_down": False, "stock_exhausted": "rebuild", "stock_rebuild_order": "shuffle", "first_dealer": "random",
-        "max_rounds_per_hand": 30,
+        "max_rounds_per_hand": 30, "max_hands": 60,
     }  # fmt: skip
     for spec in RULES.option_specs():
         assert spec["help"] and "type" in spec and "default" in spec

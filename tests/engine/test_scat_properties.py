@@ -168,8 +168,9 @@ def test_no_view_and_no_event_shows_a_seat_a_card_it_may_not_see(game):
             assert view["last_showdown"] == state["last_showdown"]
             assert view["outcome"] == state["outcome"]
             own = set(state["hands"][v]) if v is not None else set()
-            assert cards_in(view["deal_events"]) <= opening[v], v
-            rest = {k: x for k, x in view.items() if k not in ("last_showdown", "deal_events")}
+            assert cards_in(view["opening_events"]) <= opening[v], v
+            assert cards_in(view["deal_events"]) <= seen[v], v  # the latest deal's, seen since that deal
+            rest = {k: x for k, x in view.items() if k not in ("last_showdown", "deal_events", "opening_events")}
             assert cards_in(rest) <= seen[v] | own, v
             assert view["hand"] == (None if v is None else state["hands"][v])
             json.dumps(view)

@@ -158,9 +158,11 @@ def test_a_hand_ending_on_the_deal_keeps_its_events_as_the_opening_events(stack)
     state = start(stack, {0: ["2S", "3H", "5D"], 1: ["AS", "KS", "QS"]}, up="4C")
     types = [event["type"] for event in state["deal_events"]]
     assert types == ["deal", "thirty_one", "life_lost", "deal"]
-    seen = RULES.view(state, 0)["deal_events"]
+    seen = RULES.view(state, 0)["opening_events"]
     assert seen[0]["hands"] == [["2S", "3H", "5D"], None] and seen[1]["cards"] == ["AS", "KS", "QS"]
     assert seen[-1]["hands"][1] is None  # the second deal shows seat 0 its own hand only
+    # The view's deal events are the hand in play's: the second deal.
+    assert RULES.view(state, 0)["deal_events"] == [seen[-1]] and seen[-1]["hand_no"] == 2
 
 
 def test_a_first_edition_game_keeps_only_the_latest_deal(stack):
@@ -172,7 +174,7 @@ def test_a_first_edition_game_keeps_only_the_latest_deal(stack):
 
 def test_an_unknown_edition_is_refused():
     with pytest.raises(IllegalAction) as refused:
-        RULES.new_game(2, None, "x", edition=3)
+        RULES.new_game(2, None, "x", edition=4)
     assert refused.value.code == "bad_edition"
 
 
@@ -195,9 +197,9 @@ def test_a_seat_must_be_a_seat_number_of_the_game(seat):
 def test_to_json_from_json_and_outcome_are_copies():
     state = RULES.new_game(2, None, "copies")
     stored = RULES.to_json(state)
-    stored["hands"][0].append("XX")
+    thrown = stored["hands"][0].pop()
     stored["options"]["initial_tokens"] = 99
-    assert "XX" not in state["hands"][0] and state["options"]["initial_tokens"] == 3
+    assert thrown in state["hands"][0] and state["options"]["initial_tokens"] == 3
     loaded = RULES.from_json(stored)
     loaded["tokens"][0] = 0
     assert stored["tokens"][0] == 3

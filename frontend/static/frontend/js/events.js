@@ -127,6 +127,7 @@ function describeLifeLost(event, you, name) {
 export function reasonText(reason, ctx, outcome) {
   switch (reason) {
     case "last_player": return gettext("Only one player is left.");
+    case "hand_limit": return gettext("The last hand of the game has been played: places go by tokens left.");
     case "resignation": {
       // Said to the winner, the one who resigned, and spectators alike: name who did not resign.
       const winner = outcome && outcome.winners && outcome.winners.length === 1 ? outcome.winners[0] : null;

@@ -17,9 +17,8 @@ export function initialBoard(game) {
     stock: null,
   };
   // The opening events (version 0): the deal, and anything that happened before the first turn (a
-  // hand that ended on a 31 and the next deal). A first-edition Scat game kept only its latest
-  // deal there, which is the opening one only while hand 1 lasts.
-  const opening = state.deal_events || [];
+  // hand that ended on a 31 and the next deal). The view's deal_events are the latest deal's.
+  const opening = state.opening_events || [];
   const deal = opening.find((e) => e.type === "deal");
   if (deal && (deal.hand_no === undefined || deal.hand_no === 1)) {
     for (const event of opening) applyEvent(board, event, game.your_seat);

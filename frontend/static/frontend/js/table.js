@@ -729,13 +729,13 @@ class Table {
   }
 
   dealSentences() {
-    return (this.state.deal_events || []).map((event) => describeEvent(event, this.ctx)).filter(Boolean);
+    return (this.state.opening_events || []).map((event) => describeEvent(event, this.ctx)).filter(Boolean);
   }
 
   openingDealShown() {
-    // The opening events start with hand 1's deal (a first-edition Scat game kept only the latest
-    // deal: from hand 2 on, its opening is no longer known).
-    const deal = (this.state.deal_events || [])[0];
+    // The opening events (version 0) start with hand 1's deal (a first-edition Scat game knows them
+    // only while hand 1 lasts: then they are empty).
+    const deal = (this.state.opening_events || [])[0];
     return Boolean(deal) && (deal.hand_no === undefined || deal.hand_no === 1);
   }
 
