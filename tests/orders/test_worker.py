@@ -60,7 +60,7 @@ def play_with_orders(game: Game, users: list, clients: dict, ordered, turns: int
         if game.to_act_seat == ordered_seat:
             mine = game.turn_started_at
 
-            def moved_on() -> bool:
+            def moved_on(mine=mine) -> bool:
                 game.refresh_from_db()
                 return game.to_act_seat != ordered_seat or game.turn_started_at != mine
 
