@@ -43,7 +43,8 @@ def test_a_player_sets_orders_sees_them_play_and_cancels_them(new_page, live_ser
     current = panel.locator("#orders-current")
     current.get_by_text("For my next 2 turns. In force.").wait_for()
     assert current.get_by_text("When I have drawn: throw the card I need least.").count() == 1
-    assert current.get_by_text(re.compile(r"^When nobody has knocked and my turn is starting: draw from the stock\.$")).count() == 1
+    drawing = "When nobody has knocked and my turn is starting: draw from the stock."
+    assert current.get_by_text(drawing, exact=True).count() == 1
     assert StandingOrders.objects.get(seat__user=alice).limit == {"turns": 2}
 
     # Bob plays; the turn begins for Alice and her orders play it (the task the worker runs).
