@@ -6,11 +6,13 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 import time_machine
+from django.utils import translation
 
 from games import selectors, services
 from games.engine import get_rules
 from games.models import Game, Move, Turn
 from notifications.models import Notification
+from notifications.texts import text_of
 from orders import services as orders
 from orders.models import StandingOrders
 from tests.conftest import make_user
@@ -112,6 +114,9 @@ def test_when_no_rule_matches_the_player_is_told_with_what_the_orders_did(alice,
     assert orders.play_orders(game_id=game.public_id) == 1  # the draw; the discard is hers
     told = Notification.objects.filter(user=alice, kind="your_turn", game=game).latest("pk")
     assert told.payload["orders_played"] == [{"type": "draw_stock"}]
+    assert text_of(told) == "It is your turn in Scat. Your standing orders played 1 move first."
+    with translation.override("fa"):
+        assert text_of(told) == "در اسکات نوبت شماست. دستورهای دائمی شما پیش از آن ۱ حرکت انجام دادند."
     assert orders.play_orders(game_id=game.public_id) == 0  # run again: nothing more, no second notice
     assert Notification.objects.filter(user=alice, kind="your_turn", game=game).latest("pk") == told
 
