@@ -116,7 +116,7 @@ def test_when_no_rule_matches_the_player_is_told_with_what_the_orders_did(alice,
     assert told.payload["orders_played"] == [{"type": "draw_stock"}]
     assert text_of(told) == "It is your turn in Scat. Your standing orders played 1 move first."
     with translation.override("fa"):
-        assert text_of(told) == "در اسکات نوبت شماست. دستورهای دائمی شما پیش از آن ۱ حرکت انجام دادند."
+        assert text_of(told) == "در اسکات نوبت شماست. دستورهای دائمی شما پیش از آن \u06f1 حرکت انجام دادند."
     assert orders.play_orders(game_id=game.public_id) == 0  # run again: nothing more, no second notice
     assert Notification.objects.filter(user=alice, kind="your_turn", game=game).latest("pk") == told
 
