@@ -29,9 +29,8 @@ from live.models import EventKind
 from live.userlog import UserEvent
 from notifications.models import Notification, NotificationKind, PlayerPreference
 from notifications.outbox import invitations_over, notify
-from orders import hooks as standing_orders
 
-from . import advice, clock
+from . import advice, clock, turn_hooks
 from .engine import BadOption, IllegalAction, get_rules
 from .engine.bots import BOT_LEVELS, choose_action
 from .errors import Conflict, Forbidden, Invalid, NotFound
@@ -474,7 +473,7 @@ def apply_timeout(*, game_id: str, now=None) -> bool:
         _play_for(game, seats, seat, level=seat.bot_level, by_server="bot")
         return True
     # A timeout never falls while the player's standing orders can play the turn.
-    if standing_orders.will_play(seat) and standing_orders.play_before_timeout(game, seats, seat):
+    if (first := turn_hooks.player_for(seat)) and first.play_before_timeout(game, seats, seat):
         return True
     if game.timeout_policy == TimeoutPolicy.FORFEIT:
         _resign_seat(game, seats, seat, user=None, by_server="timeout")
@@ -680,9 +679,9 @@ def _begin_turn(game: Game, seat: Seat, now, writes: WriteBatch) -> None:
         else:
             game.deadline = now + timedelta(seconds=seconds)
             game.reminder_at = clock.reminder_time(now, game.deadline, preference.reminder_share)
-        if standing_orders.will_play(seat):
-            # The orders play first, as bots do; the player hears of the turn when they leave it to them.
-            enqueue_after_commit(standing_orders.TASK, game.public_id)
+        if first := turn_hooks.player_for(seat):
+            # Standing orders play first, as bots do; the player hears of the turn when they leave it.
+            enqueue_after_commit(first.task, game.public_id)
             return
         # The move's tell_viewers nudges every seated player's stream: no second nudge for this one.
         notify(

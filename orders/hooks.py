@@ -1,16 +1,13 @@
-"""What the games app asks of standing orders where a turn begins and where a timeout falls. Light on
-purpose: games.services imports it, and it imports the rest only when it is called."""
+"""Standing orders' part in a turn, registered with games.turn_hooks when the app is ready."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from django.core.exceptions import ObjectDoesNotExist
 
-if TYPE_CHECKING:
-    from games.models import Game, Seat
+from games.models import Seat
+from games.turn_hooks import TurnPlayer
 
-TASK = "orders.tasks.play_standing_orders"
+from .services import TASK, play_in_locked_game
 
 
 def will_play(seat: Seat) -> bool:
@@ -21,9 +18,4 @@ def will_play(seat: Seat) -> bool:
         return False
 
 
-def play_before_timeout(game: Game, seats: list[Seat], seat: Seat) -> bool:
-    """Inside the timeout's transaction: let the orders play the overdue turn first. True when they
-    passed the turn (no timeout then)."""
-    from .services import play_in_locked_game
-
-    return play_in_locked_game(game, seats, seat)
+STANDING_ORDERS = TurnPlayer(will_play=will_play, task=TASK, play_before_timeout=play_in_locked_game)

@@ -20,10 +20,10 @@ from games.services import _game_payload, _lock, _record, _seat_of, seat_prefere
 from notifications.models import NotificationKind
 from notifications.outbox import notify
 
-from .hooks import TASK
 from .models import EndReason, StandingOrders
 
 BY_ORDER = "standing_order"
+TASK = "orders.tasks.play_standing_orders"
 # Actions the orders may play in one turn (a Scattle turn of many melds is still far below).
 MAX_ACTIONS_A_TURN = 60
 # Entries of "played" kept per set of orders (the history has them all).
