@@ -25,7 +25,7 @@ def scat_table(alice, bob) -> Game:
     return Game.objects.get(pk=game.pk)
 
 
-def test_a_player_sets_orders_sees_them_play_and_cancels_them(new_page, live_server, players):  # noqa: F811
+def test_a_player_sets_orders_sees_them_play_and_cancels_them(new_page, live_server, players, artifacts_dir):  # noqa: F811
     alice, bob = players
     game = scat_table(alice, bob)
     play(game, alice, lambda a: a["type"] == "draw_stock")
@@ -53,9 +53,11 @@ def test_a_player_sets_orders_sees_them_play_and_cancels_them(new_page, live_ser
     assert order_tasks.play_standing_orders(game.public_id) == 2
     played = current.locator(".orders-played li")
     played.nth(1).wait_for()
-    assert re.match(r"^Move \d+: throw ", played.nth(0).inner_text())
-    assert re.match(r"^Move \d+: (draw from the stock|take the discard)$", played.nth(1).inner_text())
+    assert re.match(r"^Move \d+: (draw from the stock|take the discard)$", played.nth(0).inner_text())
+    assert re.match(r"^Move \d+: throw ", played.nth(1).inner_text())
     assert current.get_by_text("1 turn played by order.").count() == 1
+    assert page.locator("#history").get_by_text("Your standing orders played this move.").count() == 2
+    panel.screenshot(path=str(artifacts_dir / "orders-panel-en.png"))
 
     # Cancel by keyboard.
     current.get_by_role("button", name="Cancel the orders").focus()
@@ -69,7 +71,7 @@ def test_a_player_sets_orders_sees_them_play_and_cancels_them(new_page, live_ser
     assert page.errors == []
 
 
-def test_a_ready_made_set_in_one_click_in_persian(new_page, live_server, players):  # noqa: F811
+def test_a_ready_made_set_in_one_click_in_persian(new_page, live_server, players, artifacts_dir):  # noqa: F811
     alice, bob = players
     game = scat_table(alice, bob)
     page = new_page()
@@ -82,4 +84,7 @@ def test_a_ready_made_set_in_one_click_in_persian(new_page, live_server, players
     assert orders.limit == {"until_i_move": True} and orders.rules[0]["do"] == {"policy": "best_discard"}
     assert page.locator("#orders-current li").count() == len(orders.rules)
     assert panel.get_by_role("button", name=re.compile("بازیکن رایانه‌ای")).count() == 0  # a rated game
+    panel.get_by_text("یا دستورهای خودتان را بنویسید").click()
+    page.set_viewport_size({"width": 360, "height": 800})
+    panel.screenshot(path=str(artifacts_dir / "orders-panel-fa-360px.png"))
     assert page.errors == []

@@ -165,7 +165,7 @@ class OrdersPanel {
       updateRegion(this.current, [h("p", { class: "help" }, gettext("You have no standing orders in this game."))]);
       return;
     }
-    const played = (orders.played || []).slice(-PLAYED_SHOWN).reverse();
+    const played = (orders.played || []).slice(-PLAYED_SHOWN); // the latest, oldest first
     const status = orders.active ? gettext("In force.") : (ENDED[orders.ended] || (() => ""))();
     updateRegion(this.current, [
       h("h3", {}, gettext("Your orders")),
