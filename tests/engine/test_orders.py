@@ -226,6 +226,16 @@ def test_good_plays_as_the_good_bot() -> None:
     assert act("scat", view, rule({"policy": "good"})) == {"type": "knock"}
 
 
+def test_stand_and_throw_down_when_the_options_allow_them() -> None:
+    state = SCAT.new_game(2, {"allow_stand_after_knock": True, "throw_down": True}, "orders")
+    state.update(hands=[["AS", "KS", "4H"], ["2C", "3C", "4C"]], discard=["2D"], active=0, knocker=1)
+    after_knock = SCAT.view(state, 0)
+    assert act("scat", after_knock, rule({"type": "stand"}, someone_knocked=True)) == {"type": "stand"}
+    state.update(knocker=None)
+    quiet = SCAT.view(state, 0)
+    assert act("scat", quiet, rule({"type": "stand"}), rule({"type": "throw_down"})) == {"type": "throw_down"}
+
+
 def test_nothing_when_it_is_not_the_viewers_turn() -> None:
     state = SCAT.new_game(2, {}, "orders")
     other = 1 - state["active"]

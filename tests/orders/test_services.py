@@ -8,7 +8,7 @@ import pytest
 import time_machine
 from django.utils import translation
 
-from games import selectors, services
+from games import selectors, services, vacations
 from games.engine import get_rules
 from games.models import Game, Move, Turn
 from notifications.models import Notification
@@ -209,3 +209,16 @@ def test_four_seat_scattle_orders_play_several_turns_in_a_row(alice, bob, charli
     assert kept.turns_played == 3 and kept.ended == "limit"
     by_order = Move.objects.filter(game=game, by_server="standing_order")
     assert {m.seat for m in by_order} == {seat_of(game, alice)}
+
+
+def test_orders_play_while_the_player_is_away_and_the_clock_stays_stopped(travel, alice, bob):
+    game = scat_game(alice, bob)
+    orders.set_orders(game_id=game.public_id, user=alice, preset="routine", limit={"until_i_move": True})
+    orders.play_orders(game_id=game.public_id)
+    vacations.start_vacation(user=alice, until=START + timedelta(days=3))
+    hand_turn(game, bob)
+    game.refresh_from_db()
+    assert game.seats.get(index=game.to_act_seat).user == alice and game.deadline is None  # her clock stopped
+    assert orders.play_orders(game_id=game.public_id) == 2
+    game.refresh_from_db()
+    assert game.seats.get(index=game.to_act_seat).user == bob
