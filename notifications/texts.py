@@ -55,7 +55,7 @@ def _orders_note(payload: dict[str, Any]) -> str:
     of orders/services.py's "your turn"); nothing when no orders were at work."""
     if "orders_played" not in payload:
         return ""
-    played = len(payload["orders_played"] or [])
+    played = payload["orders_played"] if isinstance(payload["orders_played"], int) else 0
     if played:
         note = l10n.interpolate(
             ngettext(

@@ -237,7 +237,8 @@ def _tell_your_turn(game: Game, seat: Seat, orders: StandingOrders) -> None:
     the player was last told. Once per turn."""
     if orders.told_turn_at == game.turn_started_at:
         return
-    did = [entry["action"] for entry in orders.played if entry["version"] > orders.told_version]
+    # How many, not which: a notice carries ids and texts, never a card (GET .../orders/ has the rest).
+    did = sum(1 for entry in orders.played if entry["version"] > orders.told_version)
     orders.told_turn_at = game.turn_started_at
     orders.told_version = game.version
     orders.save(update_fields=["told_turn_at", "told_version"])
