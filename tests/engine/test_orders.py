@@ -357,6 +357,17 @@ def _shuffle_hidden(state: dict[str, Any], seat: int, rng: random.Random) -> dic
     return {**state, "hands": hands, "stock": hidden}
 
 
+# The defaults, and options that change what is legal (the legal actions come from the view too).
+OPTION_SETS = {
+    "scat": [
+        {},
+        {"throw_down": True, "allow_stand_after_knock": True, "min_knock_score": 20},
+        {"knock_allowed_first_round": False, "stock_exhausted": "void_hand", "three_of_a_kind_value": 30.5},
+    ],
+    "scattle": [{}, {"lay_off": "own"}, {"lay_off": "own", "discard_retake_same_turn": True, "deck_count": 1}],
+}
+
+
 @pytest.mark.parametrize("kind", ["scat", "scattle"])
 def test_the_action_depends_on_the_view_alone(kind: str) -> None:
     """Over 2,000 positions of random games, the seat to act's view with the hidden cards dealt again
@@ -367,7 +378,7 @@ def test_the_action_depends_on_the_view_alone(kind: str) -> None:
     game = 0
     while positions < 2000:
         game += 1
-        state = rules.new_game(rng.randint(2, 4), {}, f"{kind}/{game}")
+        state = rules.new_game(rng.randint(2, 4), rng.choice(OPTION_SETS[kind]), f"{kind}/{game}")
         for _ in range(rng.randint(5, 60)):
             seat = rules.to_act(state)
             if seat is None:
