@@ -153,8 +153,9 @@ class Game(models.Model):
 class SeatQuerySet(models.QuerySet):
     def with_players(self) -> SeatQuerySet:
         """Seats with what a move needs of their players, in one query: the user and their
-        preferences (which also say until when they are away on vacation)."""
-        return self.select_related("user__preference")
+        preferences (which also say until when they are away on vacation), and the seat's standing
+        orders (a turn that begins reads whether there are any)."""
+        return self.select_related("user__preference", "standing_orders")
 
     # The next two are Seat.is_reserved in SQL.
     def free(self, now: datetime) -> SeatQuerySet:

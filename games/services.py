@@ -30,7 +30,7 @@ from live.userlog import UserEvent
 from notifications.models import Notification, NotificationKind, PlayerPreference
 from notifications.outbox import invitations_over, notify
 
-from . import advice, clock
+from . import advice, clock, turn_hooks
 from .engine import BadOption, IllegalAction, get_rules
 from .engine.bots import BOT_LEVELS, choose_action
 from .errors import Conflict, Forbidden, Invalid, NotFound
@@ -472,6 +472,9 @@ def apply_timeout(*, game_id: str, now=None) -> bool:
     if seat.is_bot:
         _play_for(game, seats, seat, level=seat.bot_level, by_server="bot")
         return True
+    # A timeout never falls while the player's standing orders can play the turn.
+    if (first := turn_hooks.player_for(seat)) and first.play_before_timeout(game, seats, seat):
+        return True
     if game.timeout_policy == TimeoutPolicy.FORFEIT:
         _resign_seat(game, seats, seat, user=None, by_server="timeout")
         return True
@@ -676,6 +679,10 @@ def _begin_turn(game: Game, seat: Seat, now, writes: WriteBatch) -> None:
         else:
             game.deadline = now + timedelta(seconds=seconds)
             game.reminder_at = clock.reminder_time(now, game.deadline, preference.reminder_share)
+        if first := turn_hooks.player_for(seat):
+            # Standing orders play first, as bots do; the player hears of the turn when they leave it.
+            enqueue_after_commit(first.task, game.public_id)
+            return
         # The move's tell_viewers nudges every seated player's stream: no second nudge for this one.
         notify(
             NotificationKind.YOUR_TURN,

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from frontend import l10n
 from games.models import GameKind
@@ -20,7 +21,7 @@ def text_of(notification: Notification) -> str:
     kind = notification.kind
     game = kind_name(payload.get("kind", ""))
     if kind == NotificationKind.YOUR_TURN:
-        return _("It is your turn in %(game)s.") % {"game": game}
+        return _("It is your turn in %(game)s.") % {"game": game} + _orders_note(payload)
     if kind == NotificationKind.TIME_RUNNING_OUT:
         return _("Your time to move in %(game)s is running out.") % {"game": game}
     if kind == NotificationKind.GAME_OVER:
@@ -47,6 +48,31 @@ def text_of(notification: Notification) -> str:
             return _("%(name)s was cancelled: too few players entered.") % values
         return l10n.interpolate(_("%(name)s is over: you finished in place %(place)s."), values)
     return kind
+
+
+def _orders_note(payload: dict[str, Any]) -> str:
+    """What the player's standing orders did before they left the turn to the player (the payload
+    of orders/services.py's "your turn"); nothing when no orders were at work."""
+    if "orders_played" not in payload:
+        return ""
+    played = payload["orders_played"] if isinstance(payload["orders_played"], int) else 0
+    if played:
+        note = l10n.interpolate(
+            ngettext(
+                "Your standing orders played %(count)s move first.",
+                "Your standing orders played %(count)s moves first.",
+                played,
+            ),
+            {"count": played},
+        )
+    elif not payload.get("orders_ended"):
+        note = _("Your standing orders had nothing to play.")
+    else:
+        note = ""
+    if payload.get("orders_ended"):
+        ended = _("Your standing orders have ended.")
+        note = f"{note} {ended}".strip()
+    return f" {note}"
 
 
 def kind_name(kind: str) -> str:

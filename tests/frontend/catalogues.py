@@ -11,7 +11,7 @@ from django.conf import settings
 ROOT = Path(settings.BASE_DIR)
 LANGUAGES = ("tr", "fa")
 # Django looks in LOCALE_PATHS first, then in each app's locale/: every folder that holds catalogues.
-LOCALE_DIRS = (ROOT / "locale", ROOT / "tournaments" / "locale")
+LOCALE_DIRS = (ROOT / "locale", ROOT / "tournaments" / "locale", ROOT / "orders" / "locale")
 
 
 @dataclass

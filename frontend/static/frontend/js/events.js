@@ -175,6 +175,10 @@ export function describeMove(move, ctx) {
     sentences.push(you ? gettext("Your time ran out; the server played for you.")
       : format(gettext("Time ran out for %(name)s; the server played."), { name: ctx.nameOf(move.seat) }));
   }
+  if (move.by_server === "standing_order") {
+    sentences.push(move.seat === ctx.viewer ? gettext("Your standing orders played this move.")
+      : format(gettext("%(name)s's standing orders played this move."), { name: ctx.nameOf(move.seat) }));
+  }
   for (const event of move.events || []) {
     const text = describeEvent(event, ctx);
     if (text) sentences.push(text);
