@@ -58,3 +58,9 @@ def test_a_game_made_by_the_form_keeps_the_hand_limit_chosen(alice):
     response = page_client(alice).post("/games/new/", new_game_form_data("scat", **{"scat-max_hands": ""}))
     assert response.status_code == 302, response.context["form"].errors
     assert Game.objects.filter(creator=alice).latest("pk").options["max_hands"] is None
+
+
+def test_how_to_play_says_standing_orders_are_fair_in_rated_games(client):
+    page = client.get("/how-to-play/").content.decode()
+    assert "Standing orders are allowed in rated games" in page
+    assert "for unrated games only" in page
