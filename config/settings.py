@@ -78,6 +78,7 @@ INSTALLED_APPS = [
     "notifications",
     "live",
     "tournaments",
+    "social",
     "frontend",
     "django.forms",  # last: the widget templates of frontend/templates/django/forms/ come first
 ]

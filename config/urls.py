@@ -14,6 +14,7 @@ api_v1 = [
     path("", include("notifications.api.urls")),
     path("", include("live.urls")),
     path("", include("tournaments.api.urls")),
+    path("", include("social.api.urls")),
 ]
 
 # The admin's login counts failed passwords like the site's (accounts.login_limits).

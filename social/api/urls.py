@@ -1,0 +1,13 @@
+from django.urls import path
+
+import config.converters  # noqa: F401  (registers <public_id:...> and <username:...>)
+
+from . import chat_views
+
+urlpatterns = [
+    path("games/<public_id:game_id>/chat/", chat_views.ChatView.as_view(), name="api-game-chat"),
+    path("chat/phrases/", chat_views.PhraseListView.as_view(), name="api-chat-phrases"),
+    path("chat/<public_id:message_id>/report/", chat_views.ReportView.as_view(), name="api-chat-report"),
+    path("me/mutes/", chat_views.MuteListView.as_view(), name="api-me-mutes"),
+    path("me/mutes/<username:username>/", chat_views.MuteView.as_view(), name="api-me-mute"),
+]
