@@ -184,7 +184,8 @@ def messages_for(*, game_id: str, user: User, after: str | None = None) -> tuple
     return [message_json(m, m.author.username) for m in page[:PAGE_SIZE]], len(page) > PAGE_SIZE
 
 
-def warnings_for(user: User) -> list[dict[str, Any]]:
-    """The moderators' warnings to the player, latest first (shown beside their table talk)."""
-    warnings = ChatWarning.objects.filter(user=user).order_by("-created_at")[:5]
-    return [{"created_at": w.created_at} for w in warnings]
+def moderation_of(user: User) -> dict[str, Any]:
+    """What the moderators decided about the player's own table talk, for them alone: the latest
+    warning and a silence in force (never who reported them)."""
+    warned_at = ChatWarning.objects.filter(user=user).order_by("-created_at").values_list("created_at", flat=True)
+    return {"warned_at": warned_at.first(), "silenced_until": silenced_until(user)}

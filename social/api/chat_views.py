@@ -34,7 +34,7 @@ class ChatView(APIView):
         responses={200: s.ChatPageSerializer, 400: BAD_REQUEST, 403: NOT_SEATED, 404: NOT_FOUND},
         description="The messages you may read at this table, oldest first, 100 a page. Muted players' "
         "messages, those of players you block or who block you, and (with table talk set to phrases) "
-        "free text are left out.",
+        "free text are left out. `moderation` tells you (alone) of a warning or a silence of your own table talk.",
     )
     def get(self, request: Request, game_id: str) -> Response:
         after = request.query_params.get("after")
@@ -45,7 +45,7 @@ class ChatView(APIView):
         following = None
         if more and results:
             following = request.build_absolute_uri(request.path) + "?" + urlencode({"after": results[-1]["id"]})
-        return Response({"results": results, "next": following})
+        return Response({"results": results, "next": following, "moderation": chat.moderation_of(request.user)})
 
     @extend_schema(
         operation_id="game_chat_post",

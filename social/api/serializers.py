@@ -31,9 +31,15 @@ class ChatMessageSerializer(serializers.Serializer):
     hidden = serializers.BooleanField(help_text="Hidden by a moderator: only its author still reads it.")
 
 
+class ModerationSerializer(serializers.Serializer):
+    warned_at = serializers.DateTimeField(allow_null=True, help_text="When a moderator last warned you.")
+    silenced_until = serializers.DateTimeField(allow_null=True, help_text="Your free text is refused until then.")
+
+
 class ChatPageSerializer(serializers.Serializer):
     results = ChatMessageSerializer(many=True)
     next = serializers.CharField(allow_null=True, help_text="The address of the next page, if any.")
+    moderation = ModerationSerializer()
 
 
 class PhraseSerializer(serializers.Serializer):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 
 import pytest
@@ -235,3 +236,28 @@ def test_messages_move_the_games_revision_on_but_not_its_version(cast):
     assert after["version"] == before["version"]
     message = ChatMessage.objects.get()
     assert message.revision == message.game.revision
+
+
+def test_a_new_message_email_waits_out_quiet_hours_and_is_dropped_once_the_game_is_seen(cast):
+    from notifications import presence, timing
+    from notifications.models import Delivery, PlayerPreference
+
+    game_id, alice, bob, _ = cast
+    PlayerPreference.objects.create(
+        user=bob,
+        channels={"chat_message": ["in_app", "email"]},
+        quiet_hours_start=dt.time(22),
+        quiet_hours_end=dt.time(7),
+    )
+    say(client_of(alice), game_id, text="are you there?")
+    email = Delivery.objects.select_related("notification__game").get(
+        notification__user=bob, notification__kind="chat_message", channel="email"
+    )
+    preference = PlayerPreference.objects.select_related("user").get(user=bob)
+    night = dt.datetime(2026, 12, 4, 23, 30, tzinfo=dt.UTC)
+    decision = timing.decide(email, preference, night)
+    assert decision.wait_until == dt.datetime(2026, 12, 5, 7, 0, tzinfo=dt.UTC)  # never in quiet hours
+    noon = dt.datetime(2026, 12, 5, 12, 0, tzinfo=dt.UTC)
+    assert timing.decide(email, preference, noon).send
+    presence.mark_seen([(bob.pk, email.notification.game_id)])
+    assert timing.decide(email, preference, timezone.now()).skip == "seen"

@@ -71,9 +71,23 @@ class Chat {
     try {
       const page = await getJson(url);
       this.add(page.results);
+      this.showModeration(page.moderation || {});
     } catch {
       // The next poll tries again.
     }
+  }
+
+  showModeration({ warned_at: warnedAt, silenced_until: silencedUntil }) {
+    const notes = [];
+    if (warnedAt) {
+      notes.push(h("p", { class: "error" }, format(gettext("A moderator warned you about your table talk on %(date)s."),
+        { date: formatDateTime(warnedAt, this.root.dataset.timeZone) })));
+    }
+    if (silencedUntil) {
+      notes.push(h("p", { class: "error" }, format(gettext("A moderator has limited your table talk to the quick phrases until %(date)s."),
+        { date: formatDateTime(silencedUntil, this.root.dataset.timeZone) })));
+    }
+    updateRegion(this.root.querySelector("#chat-moderation"), notes);
   }
 
   async send(body) {
