@@ -8,17 +8,24 @@ from ..models import NOTE_MAX, TEXT_MAX
 from ..phrases import PHRASES
 
 
+class StringField(serializers.CharField):
+    """A CharField that takes a JSON string only: a number is not text (DRF would turn 5 into "5")."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
 class ChatPostSerializer(KnownFieldsOnly, serializers.Serializer):
-    text = serializers.CharField(
+    text = StringField(
         required=False,
         allow_blank=True,
         trim_whitespace=False,
         max_length=TEXT_MAX * 4,  # the exact bound (in characters, after normalizing) is the service's
         help_text=f"Plain text, 1-{TEXT_MAX} characters; links are shown as text.",
     )
-    phrase = serializers.CharField(
-        required=False, max_length=64, help_text="A quick phrase's key: " + ", ".join(PHRASES) + "."
-    )
+    phrase = StringField(required=False, max_length=64, help_text="A quick phrase's key: " + ", ".join(PHRASES) + ".")
 
 
 class ChatMessageSerializer(serializers.Serializer):
@@ -48,7 +55,7 @@ class PhraseSerializer(serializers.Serializer):
 
 
 class ReportSerializer(KnownFieldsOnly, serializers.Serializer):
-    reason = serializers.CharField(
+    reason = StringField(
         allow_blank=True, trim_whitespace=False, max_length=2000, help_text="Why, in 1-500 characters."
     )
 
@@ -63,6 +70,6 @@ class MuteListSerializer(serializers.Serializer):
 
 
 class NoteSerializer(KnownFieldsOnly, serializers.Serializer):
-    text = serializers.CharField(
+    text = StringField(
         allow_blank=True, trim_whitespace=False, max_length=NOTE_MAX * 4, help_text=f"At most {NOTE_MAX} characters."
     )
