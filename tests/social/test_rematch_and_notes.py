@@ -11,7 +11,7 @@ from games import services
 from games.models import Game, GameStatus
 from social.models import Rematch
 from tests.api.test_concurrency import at_once, racing_client
-from tests.conftest import client_for, make_user
+from tests.conftest import client_for
 
 
 def finished(alice, bob, **options) -> Game:
