@@ -41,6 +41,7 @@ urlpatterns = [
     path("", include("notifications.site_urls")),
     path("i18n/setlang/", switch_language, name="set_language"),
     path("", include("tournaments.urls")),
+    path("", include("social.site_urls")),
     path("", include("frontend.urls")),
 ]
 

@@ -8,8 +8,13 @@ class SocialConfig(AppConfig):
 
     def ready(self) -> None:
         # The game streams carry table talk to the seated players; games and live never import this room.
+        from django.db.models.signals import post_save
+
+        from accounts.models import Block
         from games import table_hooks
 
-        from . import chat_stream
+        from . import chat_stream, friends
 
         table_hooks.register(table_hooks.stream_parts, chat_stream.chat_part)
+        # A block (accounts) ends the follows between the two players, both ways.
+        post_save.connect(friends.end_follows_on_block, sender=Block, dispatch_uid="social.end_follows_on_block")
