@@ -98,3 +98,21 @@ def test_a_note_is_its_writers_alone_and_outlives_the_game(alice, bob, charlie):
         assert refused.status_code == 400 and refused.json()["code"] == code, (body, refused.json())
     assert client_for(alice).put(address, {"text": ""}, format="json").json()["text"] == ""
     assert "Bob keeps" not in client_for(bob).get(f"/api/v1/games/{game.public_id}/").content.decode()
+
+
+@pytest.mark.django_db
+def test_a_tournament_game_offers_no_rematch(alice, bob):
+    from tournaments import services as tournament_services
+    from tournaments.models import Table
+
+    tournament = tournament_services.create_tournament(
+        creator=alice, name="Winter cup", kind="scat", format="round_robin", table_size=2
+    )
+    for player in (alice, bob):
+        tournament_services.join_tournament(tournament_id=tournament.public_id, user=player)
+    tournament_services.start_tournament(tournament_id=tournament.public_id, user=alice)
+    game = Table.objects.get(round__tournament=tournament).game
+    services.resign(game_id=game.public_id, user=bob)
+    refused = ask(client_for(alice), game.public_id)
+    assert refused.status_code == 403 and refused.json()["code"] == "tournament_game"
+    assert not Rematch.objects.exists()
