@@ -42,7 +42,7 @@ def test_seated_players_hear_table_talk_live_and_spectators_do_not(asgi_server, 
     assert first_for_spectator.event == "move"  # the message before it never reached the spectator
 
 
-def test_a_resume_replays_the_messages_it_missed_among_the_moves(asgi_server, table, open_stream, redis_url):  # noqa: F811
+def test_a_resume_replays_the_messages_it_missed_among_the_moves(asgi_server, table, open_stream):  # noqa: F811
     game_id, tokens, clients = table
     url = f"{asgi_server}/api/v1/games/{game_id}/stream/"
     start = open_stream(url, tokens[1]).next().id

@@ -109,3 +109,21 @@ def test_a_spectators_table_has_no_hand_panel(alice, bob, charlie):
     assert "rematch-button" not in playing
     services.resign(game_id=game.public_id, user=bob)
     assert "rematch-button" in page_client(alice).get(f"/games/{game.public_id}/").content.decode()
+
+
+def test_the_settings_page_switches_table_talk_and_lifts_mutes(alice, bob):
+    from social.models import ChatMute
+
+    ChatMute.objects.create(user=alice, muted=bob)
+    page = page_client(alice).get("/settings/").content.decode()
+    assert 'id="table-talk"' in page and 'value="phrases"' in page and ">bob</a>" in page
+    saved = page_client(alice).post("/settings/table-talk/", {"chat": "phrases"})
+    assert saved.status_code == 302
+    alice.refresh_from_db()
+    assert alice.chat == "phrases"
+    page_client(alice).post("/settings/table-talk/", {"chat": "shouting"})
+    alice.refresh_from_db()
+    assert alice.chat == "phrases"
+    assert page_client(alice).post("/settings/mutes/remove/", {"username": "bob"}).status_code == 302
+    assert not ChatMute.objects.exists()
+    assert page_client(alice).post("/settings/mutes/remove/", {"username": "b\x00b"}).status_code == 302
