@@ -64,13 +64,21 @@ class Chat {
     }
   }
 
+  // The whole talk, read again: a message a moderator has hidden since (or a muted player's) goes.
   async load() {
-    let url = this.root.dataset.chatUrl;
-    const last = [...this.messages.keys()].pop();
-    if (last) url += `?after=${encodeURIComponent(last)}`;
     try {
-      const page = await getJson(url);
-      this.add(page.results);
+      const known = new Set(this.messages.keys());  // a message the stream brings meanwhile stays
+      const messages = [];
+      let url = this.root.dataset.chatUrl;
+      let page = null;
+      while (url) {
+        page = await getJson(url);
+        messages.push(...page.results);
+        url = page.next;
+      }
+      const kept = new Set(messages.map((message) => message.id));
+      for (const id of known) if (!kept.has(id)) this.messages.delete(id);
+      this.add(messages, { force: true });
       this.showModeration(page.moderation || {});
     } catch {
       // The next poll tries again.
@@ -102,15 +110,19 @@ class Chat {
     }
   }
 
-  add(messages) {
-    let added = false;
+  add(messages, { force = false } = {}) {
+    let added = force;
     for (const message of messages) {
       if (!this.messages.has(message.id)) added = true;
       this.messages.set(message.id, message);
     }
     if (!added) return;
-    updateRegion(this.list, [...this.messages.values()].map((message) => this.item(message)));
+    updateRegion(this.list, this.inOrder().map((message) => this.item(message)));
     this.list.scrollTop = this.list.scrollHeight;
+  }
+
+  inOrder() {
+    return [...this.messages.values()].sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0));
   }
 
   item(message) {
@@ -137,7 +149,7 @@ class Chat {
       try {
         await postJson(`/api/v1/me/mutes/${encodeURIComponent(message.author)}/`, {});
         for (const [id, other] of this.messages) if (other.author === message.author) this.messages.delete(id);
-        updateRegion(this.list, [...this.messages.values()].map((m) => this.item(m)));
+        updateRegion(this.list, this.inOrder().map((m) => this.item(m)));
       } catch (error) {
         this.error.textContent = errorText(error);
       }
