@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from games.models import Game
 from tests.live.conftest import asgi_server, open_stream, table  # noqa: F401 (fixtures)
 from tests.live.helpers import api, play_one
 
@@ -50,11 +51,15 @@ def test_a_resume_replays_the_messages_it_missed_among_the_moves(asgi_server, ta
     say(clients[0], game_id, phrase="good_luck")
     play_one(clients, game_id, random.Random(5))
 
+    seat_one = Game.objects.get(public_id=game_id).seats.get(index=1).user
+    seat_one.language = "fa"
+    seat_one.save(update_fields=["language"])
     resumed = open_stream(url, tokens[1], headers={"Last-Event-ID": str(start)})
     events = [resumed.next() for _ in range(3)]
     assert [e.event for e in events] == ["move", "chat", "move"]
     assert [e.id for e in events] == [start + 1, start + 2, start + 3]
     assert events[1].data["message"]["phrase"] == "good_luck"
+    assert events[1].data["message"]["phrase_text"] == "موفق باشید"  # in the reader's own language
 
     watching = open_stream(url, None, headers={"Last-Event-ID": str(start)})
     seen = [watching.next() for _ in range(2)]
