@@ -34,10 +34,18 @@ class CaseInsensitiveUserManager(UserManager):
         return user
 
 
+class ChatSetting(models.TextChoices):
+    """What a player reads and writes at their tables: everything, or only the quick phrases."""
+
+    ON = "on", _("table talk on")
+    PHRASES = "phrases", _("quick phrases only")
+
+
 class User(AbstractUser):
     display_name = models.CharField(_("display name"), max_length=60, blank=True)
     time_zone = models.CharField(_("time zone"), max_length=64, default="UTC")
     language = models.CharField(_("language"), max_length=8, default="en")
+    chat = models.CharField(_("table talk"), max_length=8, choices=ChatSetting.choices, default=ChatSetting.ON)
     # Digests of the username's look-alike keys (accounts.names): a new username, or another
     # player's display name, that shares any of them is refused.
     name_key = models.CharField(max_length=64, blank=True, db_index=True, editable=False)

@@ -79,6 +79,7 @@ INSTALLED_APPS = [
     "live",
     "tournaments",
     "orders",
+    "social",
     "frontend",
     "django.forms",  # last: the widget templates of frontend/templates/django/forms/ come first
 ]

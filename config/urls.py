@@ -15,6 +15,7 @@ api_v1 = [
     path("", include("live.urls")),
     path("", include("tournaments.api.urls")),
     path("", include("orders.api.urls")),
+    path("", include("social.api.urls")),
 ]
 
 # The admin's login counts failed passwords like the site's (accounts.login_limits).
@@ -41,6 +42,7 @@ urlpatterns = [
     path("", include("notifications.site_urls")),
     path("i18n/setlang/", switch_language, name="set_language"),
     path("", include("tournaments.urls")),
+    path("", include("social.site_urls")),
     path("", include("frontend.urls")),
 ]
 

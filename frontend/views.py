@@ -16,13 +16,15 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from config.converters import PublicIdConverter
+from accounts.models import Rating, User
+from config.converters import PublicIdConverter, UsernameConverter
 from games import selectors, services
 from games.engine import get_rules
 from games.errors import GameError
 from games.models import Game, GameStatus, Seat, TimeControl
 from games.selectors import seat_label
 from notifications import outbox, presence, texts
+from social import friends
 
 from .errors import error_message
 from .forms import KIND_LABELS, NewGameForm, default_label, duration_label
@@ -48,6 +50,7 @@ def home(request: HttpRequest) -> HttpResponse:
         context["waiting"] = [
             g for g in mine if g["status"] == GameStatus.ACTIVE and not g["is_your_turn"] and g["you_play"]
         ][:10]
+        context["followed_games"] = [summarize(game, request.user) for game in friends.followed_games(request.user)]
     return render(request, "home.html", context)
 
 
@@ -56,6 +59,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
     # The games the reader can join: a seat free, or one kept for them (not every seat kept for others).
     joinable = selectors.joinable(selectors.games_for(user, status=GameStatus.OPEN), user)
     context: dict[str, Any] = {"open_games": [summarize(game, user) for game in joinable[:LIST_LIMIT]]}
+    context["watchable"] = with_ratings([summarize(game, user) for game in selectors.watchable()[:LIST_LIMIT]])
     if user is not None:
         mine = [summarize(game, user) for game in selectors.games_for(user, player=user)[: LIST_LIMIT * 2]]
         context["my_open"] = [g for g in mine if g["status"] == GameStatus.OPEN]
@@ -80,6 +84,22 @@ def summarize(game: Game, user) -> dict[str, Any]:
     return summary
 
 
+def with_ratings(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each row with its players' ratings in its game ("players_rated": [(name, rating or None)])."""
+    names = {name for row in rows for name in row["players"] if name}
+    ratings = {
+        (r.user.username, r.kind): r.mu
+        for r in Rating.objects.filter(user__username__in=names)
+        .select_related("user")
+        .only("user__username", "kind", "mu")
+    }
+    for row in rows:
+        row["players_rated"] = [
+            (label, ratings.get((name, row["kind"]))) for label, name in zip(row["names"], row["players"], strict=False)
+        ]
+    return rows
+
+
 def time_control_label(game: Game) -> str:
     if game.time_control == TimeControl.BANK and game.bank_initial:
         return _("time bank of %(time)s") % {"time": duration_label(game.bank_initial)}
@@ -95,6 +115,9 @@ def new_game(request: HttpRequest) -> HttpResponse:
         game = selectors.visible_games(request.user).filter(public_id=again).first()
         if game is not None:
             form = NewGameForm.like(game, request.user)
+    challenged = request.GET.get("challenge", "")  # from a profile: that player invited, as you last played
+    if request.method == "GET" and not again and re.fullmatch(UsernameConverter.regex, challenged):
+        form = challenge_form(request.user, challenged) or form
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -189,6 +212,18 @@ def game_table(request: HttpRequest, game_id: str) -> HttpResponse:
         "time_zone": getattr(user, "time_zone", "") or "UTC",
     }
     return render(request, "frontend/table.html", context)
+
+
+def challenge_form(user, username: str) -> NewGameForm | None:
+    """The new-game form with `username` invited and the options of the last game the two played (or
+    the reader's last game); None when there is no such player."""
+    other = User.objects.filter(username__iexact=username, is_active=True).exclude(pk=user.pk).first()
+    if other is None:
+        return None
+    last = friends.last_game_together(user, other)
+    form = NewGameForm.like(last, user) if last is not None else NewGameForm()
+    form.initial["invite"] = other.username
+    return form
 
 
 def option_rows(game: Game) -> list[dict[str, str]]:

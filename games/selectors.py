@@ -232,6 +232,14 @@ def games_for(
     return games.select_related("creator").prefetch_related("seats__user", "seats__invited_user")
 
 
+def watchable(games: QuerySet[Game] | None = None) -> QuerySet[Game]:
+    """Of `games` (all by default), the public ones in progress, the most recently moved first (the
+    lobby's "games to watch")."""
+    games = Game.objects.all() if games is None else games
+    games = games.filter(status=GameStatus.ACTIVE, is_private=False).order_by("-updated_at", "-pk")
+    return games.select_related("creator").prefetch_related("seats__user", "seats__invited_user")
+
+
 def joinable(games: QuerySet[Game], user: User | None, now: datetime | None = None) -> QuerySet[Game]:
     """Of open `games`, those `user` can join: not seated in them, with a seat free (not taken, not
     kept for an invitee until later) or a seat kept for them."""

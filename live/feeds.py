@@ -23,7 +23,7 @@ from django.utils.crypto import constant_time_compare
 from rest_framework.utils.encoders import JSONEncoder
 
 from accounts.models import ApiToken, User
-from games import selectors
+from games import selectors, table_hooks
 from games.models import Game, GameStatus, Move
 from notifications import outbox, texts
 
@@ -226,10 +226,17 @@ def events_for_seat(game: Game, seats: list, seat: int | None, revision: int, mo
         Event(move.revision, "move", {"type": "move", "game": game.public_id, "version": move.seq, "move": entry})
         for move, entry in zip(moves, entries, strict=True)
     ]
-    if len(moves) < game.revision - revision:  # a seat, a start, a deadline moved: say it in full
+    # What other rooms keep at the table (table talk) takes revisions too, seen by some audiences only.
+    # (Only revisions the moves leave unexplained are looked for: a move's change reads nothing more.)
+    extra = table_hooks.StreamPart()
+    if len(moves) < game.revision - revision:
+        extra = table_hooks.read_stream_parts(game, seats, seat, revision, game.revision)
+    if len(moves) + extra.revisions_used < game.revision - revision:  # a seat, a start, a deadline moved
         events.append(Event(game.revision, "game", detail))
     elif events:
         events[-1].data["detail"] = detail
+    if extra.events:
+        events = sorted(events + [Event(*part) for part in extra.events], key=lambda event: event.id)
     return events
 
 

@@ -22,6 +22,7 @@ class NotificationKind(models.TextChoices):
     DIGEST = "digest", _("daily digest")
     ROUND_STARTED = "round_started", _("tournament round started")
     TOURNAMENT_OVER = "tournament_over", _("tournament over")
+    CHAT_MESSAGE = "chat_message", _("new message at a table")
 
 
 class Notification(models.Model):
@@ -65,6 +66,7 @@ DEFAULT_CHANNELS = {
     NotificationKind.DIGEST: [Channel.EMAIL],
     NotificationKind.ROUND_STARTED: [Channel.IN_APP, Channel.EMAIL, Channel.WEBHOOK],
     NotificationKind.TOURNAMENT_OVER: [Channel.IN_APP, Channel.WEBHOOK],
+    NotificationKind.CHAT_MESSAGE: [Channel.IN_APP],  # never by email unless the player asks for it
 }
 
 

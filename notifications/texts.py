@@ -47,6 +47,8 @@ def text_of(notification: Notification) -> str:
         if payload.get("cancelled"):
             return _("%(name)s was cancelled: too few players entered.") % values
         return l10n.interpolate(_("%(name)s is over: you finished in place %(place)s."), values)
+    if kind == NotificationKind.CHAT_MESSAGE:
+        return _("%(player)s wrote at your %(game)s table.") % {"player": payload.get("from"), "game": game}
     return kind
 
 

@@ -8,8 +8,9 @@ settings and whereabouts as they are then, not as they were when the move was ma
   does an invitation that was answered or withdrawn meanwhile;
 - when the same notification went to the player's devices, its email is a follow-up: it waits for the
   player's delay and goes only if the game is still unopened (never, if they chose so);
-- in the player's quiet hours, what is not urgent waits for them to end. Urgent: "time running out"
-  for a deadline inside the quiet hours.
+- a "new message" at a table goes nowhere outside the site once the player has looked at the game;
+- in the player's quiet hours, what is not urgent waits for them to end (a new message never is
+  urgent). Urgent: "time running out" for a deadline inside the quiet hours.
 
 Webhooks are for programs and get every event at once.
 """
@@ -53,6 +54,9 @@ def decide(delivery: Delivery, preference: PlayerPreference, now: datetime) -> D
             return Decision(skip="seen")
         if turn_answered(notification):
             return Decision(skip="answered")
+    chat = notification.kind == NotificationKind.CHAT_MESSAGE and notification.game_id
+    if chat and seen_since(notification.user_id, notification.game_id, notification.created_at, now):
+        return Decision(skip="seen")
     invitation = notification.kind == NotificationKind.INVITATION and notification.game_id
     if invitation and not invitation_stands(notification, now):
         return Decision(skip="invitation_over")

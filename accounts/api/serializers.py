@@ -61,12 +61,12 @@ class TokenResponseSerializer(serializers.Serializer):
 class MeSerializer(serializers.ModelSerializer):
     class Meta:
         model = User
-        fields = ("username", "display_name", "email", "time_zone", "language", "date_joined")
+        fields = ("username", "display_name", "email", "time_zone", "language", "chat", "date_joined")
         read_only_fields = ("username", "date_joined")
 
 
 class ProfileUpdateSerializer(KnownFieldsOnly, serializers.ModelSerializer):
-    """PATCH /api/v1/me/: any of the four fields; the others stay as they are."""
+    """PATCH /api/v1/me/: any of the five fields; the others stay as they are."""
 
     unknown_field_message = "“{name}” cannot be changed here; send only {known}."
 
@@ -105,6 +105,13 @@ class ProfileUpdateSerializer(KnownFieldsOnly, serializers.ModelSerializer):
         },
     )
 
+    chat = serializers.ChoiceField(
+        required=False,
+        choices=["on", "phrases"],
+        help_text="Table talk: `on`, or `phrases` to see and send the quick phrases only.",
+        error_messages={"invalid_choice": "“{input}” is not a table talk setting: send on or phrases."},
+    )
+
     current_password = serializers.CharField(
         required=False,
         write_only=True,
@@ -115,7 +122,7 @@ class ProfileUpdateSerializer(KnownFieldsOnly, serializers.ModelSerializer):
 
     class Meta:
         model = User
-        fields = ("display_name", "email", "time_zone", "language", "current_password")
+        fields = ("display_name", "email", "time_zone", "language", "chat", "current_password")
 
     def validate(self, attrs):
         if "display_name" in attrs:

@@ -133,6 +133,9 @@ class GameListQuerySerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=GameStatus.choices, required=False)
     kind = serializers.ChoiceField(choices=KINDS, required=False)
     player = serializers.CharField(required=False, max_length=150)
+    watchable = serializers.BooleanField(
+        required=False, default=False, help_text="1: public games in progress only, the most recently moved first."
+    )
 
 
 class MoveListQuerySerializer(serializers.Serializer):

@@ -84,6 +84,8 @@ class GameListView(APIView):
         games = selectors.games_for(
             user, status=query.validated_data.get("status"), kind=query.validated_data.get("kind"), player=player
         )
+        if query.validated_data["watchable"]:
+            games = selectors.watchable(games)
         paginator = PageNumberPagination()
         page = paginator.paginate_queryset(games, request, view=self)
         return paginator.get_paginated_response(

@@ -139,6 +139,7 @@ class Table {
           }
           if (event.detail) this.onStreamed(event.detail);
         },
+        chat: (event) => document.dispatchEvent(new CustomEvent("table:chat", { detail: event })),
       },
       {
         onOpen: (source) => {
