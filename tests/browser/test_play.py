@@ -130,7 +130,7 @@ def test_two_players_play_scat_to_the_end(new_page, live_server, artifacts_dir):
         page = pages[player]
         other = bob if player == "alice" else alice
         assert_names_are_unique(page)
-        knock = page.get_by_role("button", name="Knock")
+        knock = page.get_by_role("button", name="Knock", exact=True)
         if turns[player] >= 1 and knock.count():
             knock.click()
             knocker = player

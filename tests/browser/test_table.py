@@ -36,7 +36,7 @@ def test_every_scat_action_has_its_button(new_page, live_server, players):
     for name in ("Draw from stock", "Take discard", "Knock", "Throw down", "Resign"):
         assert actions.get_by_role("button", name=name, exact=True).count() == 1, name
     assert actions.get_by_role("button", name="Stand").count() == 0
-    page.get_by_role("button", name="Knock").click()
+    page.get_by_role("button", name="Knock", exact=True).click()
     page.get_by_text("You knocked.").first.wait_for()
     assert page.locator("#status").get_by_text("Waiting for bob.").count() == 1
 

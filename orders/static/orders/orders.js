@@ -145,10 +145,13 @@ class OrdersPanel {
       let timer = null;
       new MutationObserver(() => {
         window.clearTimeout(timer);
-        timer = window.setTimeout(() => this.load(), 400);
+        // Only orders in force change as the table moves; with none, there is nothing to read again.
+        if (this.orders?.active) timer = window.setTimeout(() => this.load(), 400);
       }).observe(history, { childList: true });
     }
-    this.load();
+    // The page says whether there are orders, so that a player without any asks for none (a 404).
+    if (this.root.dataset.hasOrders) this.load();
+    else this.show(null);
   }
 
   async load() {
