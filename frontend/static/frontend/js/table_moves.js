@@ -2,6 +2,7 @@
 import { getJson, newIdempotencyKey, postJson } from "./api.js";
 import { cardLabel, cardLabels, cardName } from "./cards.js";
 import { announce, h, updateRegion } from "./dom.js";
+import { describeMove } from "./events.js";
 import { format, gettext, language } from "./i18n.js";
 
 const ACTION_LABELS = {
