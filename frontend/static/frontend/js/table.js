@@ -1,7 +1,7 @@
 // The card table's entry point: the waiting room watches for the start, a game in play gets its Table.
 import { setSprite } from "./cards.js";
 import { Table } from "./table_core.js";
-import { watchWaitingRoom } from "./table_live.js";
+import { watchWaitingRoom } from "./table_stream.js";
 
 function main() {
   const root = document.getElementById("table");

@@ -7,7 +7,7 @@ import { adviceAndReview } from "./table_advice.js";
 import { boardRendering, countdownText } from "./table_board.js";
 import { handAndSelection } from "./table_hand.js";
 import { historyAndReplay } from "./table_history.js";
-import { streamAndPolling } from "./table_live.js";
+import { streamAndPolling } from "./table_stream.js";
 import { sendingMoves } from "./table_moves.js";
 import { gameResults } from "./table_results.js";
 
