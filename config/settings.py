@@ -77,6 +77,7 @@ INSTALLED_APPS = [
     "games",
     "notifications",
     "live",
+    "stats",
     "tournaments",
     "frontend",
     "django.forms",  # last: the widget templates of frontend/templates/django/forms/ come first

@@ -8,7 +8,7 @@ from typing import Any
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
-from frontend import l10n
+from config import l10n
 from games.models import GameKind
 
 from .models import Notification, NotificationKind
