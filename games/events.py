@@ -56,7 +56,8 @@ class PlayerResigned(MoveMade):
 
 @dataclass(frozen=True, kw_only=True)
 class PlayerJoined(GameChanged):
-    """A player took a seat in a game that has not started."""
+    """A player took a seat in a game that has not started, and seats are still free (the join that
+    fills the table starts the game: GameStarted, `started_by` the joining player)."""
 
     user_id: int
 

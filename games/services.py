@@ -152,8 +152,9 @@ def create_game(
     seats += [Seat(game=game, index=i) for i in range(len(seats), num_seats)]
     Seat.objects.bulk_create(seats)
     writes = WriteBatch()
-    invited = [u.pk for u in invitees]
-    publish(InvitationsSent(game=game, seats=seats, revision=game.revision, writes=writes, user_ids=invited))
+    if invitees:
+        invited = [u.pk for u in invitees]
+        publish(InvitationsSent(game=game, seats=seats, revision=game.revision, writes=writes, user_ids=invited))
     if all(seat.is_taken for seat in seats):
         _start(game, seats, writes, started_by=creator.pk)
     else:
