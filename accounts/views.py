@@ -1,4 +1,4 @@
-"""Account pages: signup, profiles, the leaderboard and the settings page."""
+"""Account pages: signup and the settings page (whose sections the rooms above add in their ready())."""
 
 from __future__ import annotations
 
