@@ -12,7 +12,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from frontend import l10n
+from config import l10n
 
 from .models import Block, User
 

@@ -7,7 +7,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext_lazy as _
 
-from frontend import l10n
+from config import l10n
 
 from . import login_limits, services
 from .models import TIME_ZONES, User, lock_account_names

@@ -27,8 +27,8 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from config import l10n
 from config.cache import OUTAGE
-from frontend import l10n
 
 T = TypeVar("T")
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from django.contrib.auth import password_validation
 from django.utils.translation import gettext_noop, ngettext
 
-from frontend import l10n
+from config import l10n
 
 
 class MinimumLengthValidator(password_validation.MinimumLengthValidator):

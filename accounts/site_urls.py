@@ -1,4 +1,4 @@
-"""Account pages at the site's top level: /users/<username>/, /leaderboard/, /settings/."""
+"""Account pages at the site's top level: /settings/."""
 
 from django.urls import path
 
@@ -7,8 +7,6 @@ import config.converters  # noqa: F401  (registers <public_id:...> and <username
 from . import views
 
 urlpatterns = [
-    path("users/<username:username>/", views.profile, name="profile"),
-    path("leaderboard/", views.leaderboard, name="leaderboard"),
     path("settings/", views.settings_page, name="settings"),
     path("settings/profile/", views.settings_profile, name="settings-profile"),
     path("settings/password/", views.settings_password, name="settings-password"),

@@ -1,4 +1,4 @@
-"""Account pages: signup, profiles, the leaderboard and the settings page."""
+"""Account pages: signup and the settings page (whose sections the rooms above add in their ready())."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ from django.contrib.auth import login, update_session_auth_hash
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import PasswordChangeForm, SetPasswordForm
 from django.core.exceptions import ValidationError
-from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -19,19 +18,12 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from config.client_address import client_address
-from frontend.forms import KIND_LABELS
-from games.engine import KINDS
-from games.models import BotLevel, GameKind
-from games.selectors import seat_label
 
-from . import blocks, login_limits, selectors, services
+from . import blocks, login_limits, services
 from . import signup as signup_flow
-from .charts import rating_chart
 from .forms import ADDRESS_IN_USE_NOW, BlockForm, ProfileForm, SignupFinishForm, SignupForm, TokenCreateForm
 from .models import ApiToken, User
 from .signup import SignupRequest
-
-LEADERBOARD_PAGE_SIZE = 50
 
 # Sections that other parts of the site add to the settings page (notifications, vacation,
 # webhooks): each returns extra template context for the request. See settings.html's slots.
@@ -85,51 +77,6 @@ def signup_finish(request: HttpRequest, token: str) -> HttpResponse:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             return redirect(safe_next(request, asked.next_url))
     return render(request, "accounts/signup_finish.html", {**context, "form": form})
-
-
-# --- profiles and the leaderboard ------------------------------------------------------------
-
-
-def profile(request: HttpRequest, username: str) -> HttpResponse:
-    player = selectors.find_player(username)
-    if player is None:
-        raise Http404("No such player.")
-    if player.username != username:
-        return redirect("profile", username=player.username, permanent=True)
-    viewer = request.user if request.user.is_authenticated else None
-    data = selectors.player_profile(player, viewer, name=seat_label)  # named as every page names players
-    kinds = []
-    for kind in KINDS:
-        history, complete = selectors.rating_history(player, kind)
-        kinds.append(
-            {
-                "kind": kind,
-                "label": GameKind(kind).label,
-                "stats": data["statistics"][kind],
-                "rating": data["ratings"][kind],
-                "chart": rating_chart(history, from_start=complete),
-            }
-        )
-    for game in data["recent_games"]:
-        game["kind_label"] = KIND_LABELS.get(game["kind"], game["kind"])
-    context = {"player": player, "profile": data, "kinds": kinds, "is_me": viewer is not None and viewer == player}
-    return render(request, "accounts/profile.html", context)
-
-
-def leaderboard(request: HttpRequest) -> HttpResponse:
-    kind = request.GET.get("kind", KINDS[0])
-    if kind not in KINDS:
-        kind = KINDS[0]
-    page = Paginator(selectors.leaderboard(kind), LEADERBOARD_PAGE_SIZE).get_page(request.GET.get("page"))
-    entries = [selectors.leaderboard_entry(rating, page.start_index() + i) for i, rating in enumerate(page)]
-    context = {
-        "kind": kind,
-        "kinds": [(k, GameKind(k).label) for k in KINDS],
-        "page": page,
-        "entries": entries,
-        "bots": [(BotLevel(r.bot_level).label, selectors.rating_facts(r)) for r in selectors.bot_ratings(kind)],
-    }
-    return render(request, "accounts/leaderboard.html", context)
 
 
 # --- settings --------------------------------------------------------------------------------

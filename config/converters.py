@@ -23,7 +23,7 @@ class PublicIdConverter:
 
 
 class UsernameConverter:
-    """What a username may look like (accounts.selectors.USERNAME_SHAPE, Django's validator)."""
+    """What a username may look like (stats.selectors.USERNAME_SHAPE, Django's validator)."""
 
     regex = r"[\w.@+-]{1,150}"
 

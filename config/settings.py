@@ -77,6 +77,7 @@ INSTALLED_APPS = [
     "games",
     "notifications",
     "live",
+    "stats",
     "tournaments",
     "orders",
     "social",

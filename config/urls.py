@@ -10,6 +10,7 @@ from .health import healthz
 
 api_v1 = [
     path("", include("accounts.api.urls")),
+    path("", include("stats.api.urls")),
     path("", include("games.api.urls")),
     path("", include("notifications.api.urls")),
     path("", include("live.urls")),
@@ -36,8 +37,9 @@ urlpatterns = [
         name="api-docs",
     ),
     path("accounts/", include("accounts.urls")),
-    # /users/<username>/, /leaderboard/ and /settings/
+    # /settings/; then /users/<username>/ and /leaderboard/
     path("", include("accounts.site_urls")),
+    path("", include("stats.site_urls")),
     path("", include("games.site_urls")),
     path("", include("notifications.site_urls")),
     path("i18n/setlang/", switch_language, name="set_language"),

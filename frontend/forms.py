@@ -9,31 +9,14 @@ from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 
 from accounts.models import User
+from config import l10n
 from games.engine import KINDS, BadOption, get_rules
+from games.labels import DAY, HOUR, KIND_LABELS, duration_label
 from games.models import Game, TimeoutPolicy, time_bank_of
 
-from . import l10n
 from .option_texts import choice_label, option_help, option_label
-
-KIND_LABELS = {"scat": _("Scat (31)"), "scattle": _("Scattle!")}
-
-HOUR = 3600
-DAY = 24 * HOUR
-
-
-def duration_label(seconds: int) -> str:
-    if seconds % DAY == 0:
-        days = seconds // DAY
-        return l10n.interpolate(ngettext("%(count)d day", "%(count)d days", days), {"count": days})
-    if seconds % HOUR == 0:
-        hours = seconds // HOUR
-        return l10n.interpolate(ngettext("%(count)d hour", "%(count)d hours", hours), {"count": hours})
-    minutes = seconds // 60
-    return l10n.interpolate(ngettext("%(count)d minute", "%(count)d minutes", minutes), {"count": minutes})
-
 
 MOVE_TIMES = [5 * 60, HOUR, 12 * HOUR, DAY, 2 * DAY, 3 * DAY, 7 * DAY, 14 * DAY]
 BANK_TIMES = [HOUR, 12 * HOUR, DAY, 3 * DAY, 7 * DAY, 14 * DAY, 30 * DAY]

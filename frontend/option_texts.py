@@ -10,7 +10,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from . import l10n
+from config import l10n
 
 # (kind, option) -> (label, help)
 OPTION_TEXTS = {

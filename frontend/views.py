@@ -16,18 +16,20 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from accounts.models import Rating, User
+from accounts.models import User
 from config.converters import PublicIdConverter, UsernameConverter
+from config.service_errors import GameError
 from games import selectors, services
 from games.engine import get_rules
-from games.errors import GameError
+from games.error_texts import error_message
+from games.labels import KIND_LABELS, duration_label
 from games.models import Game, GameStatus, Seat, TimeControl
 from games.selectors import seat_label
 from notifications import outbox, presence, texts
 from social import friends
+from stats.models import Rating
 
-from .errors import error_message
-from .forms import KIND_LABELS, NewGameForm, default_label, duration_label
+from .forms import NewGameForm, default_label
 from .option_texts import option_label
 
 LIST_LIMIT = 50

@@ -18,12 +18,13 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
-from accounts.stats import opening_events
 from games import advice_pool
 from games.engine import advisor, get_rules
 from games.errors import Conflict, Forbidden
 from games.models import Game, GameStatus, Move, Review, Seat
 from games.selectors import viewer_seat
+
+from .replay import opening_events
 
 # Deals per action: twice what the expert plays by, as a player asks once and then thinks.
 ADVICE_SAMPLES = {kind: 2 * samples for kind, samples in advisor.DEFAULT_SAMPLES.items()}

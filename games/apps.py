@@ -6,6 +6,13 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from config.error_reports import register_secret_types
+
+        from .models import Game, Move
+
+        # An error report never shows a game or a move: each holds hands, the stock and the seed.
+        register_secret_types(Game, Move)
+
         # The settings page belongs to accounts; its vacation section lives here.
         from accounts import views as account_views
 

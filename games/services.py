@@ -21,19 +21,27 @@ from django.utils import timezone
 
 from accounts.blocks import blocks_between
 from accounts.models import User
-from accounts.services import record_finished_game
+from accounts.preferences import NotificationKind, PlayerPreference
 from config.dispatch import enqueue_after_commit
-from live import changes as live_changes
-from live import userlog as live_log
-from live.models import EventKind
-from live.userlog import UserEvent
-from notifications.models import Notification, NotificationKind, PlayerPreference
-from notifications.outbox import invitations_over, notify
+from config.events import publish
+from config.write_batch import WriteBatch
 
 from . import advice, clock, turn_hooks
 from .engine import BadOption, IllegalAction, get_rules
 from .engine.bots import BOT_LEVELS, choose_action
 from .errors import Conflict, Forbidden, Invalid, NotFound
+from .events import (
+    GameChanged,
+    GameFinished,
+    GameStarted,
+    InvitationsAnswered,
+    InvitationsSent,
+    MoveMade,
+    PlayerJoined,
+    PlayerResigned,
+    TurnBegan,
+    TurnTimedOut,
+)
 from .models import (
     Game,
     GameKind,
@@ -45,8 +53,6 @@ from .models import (
     Turn,
     time_control_columns,
 )
-from .signals import game_finished
-from .write_batch import WriteBatch
 
 DEFAULT_INVITE_DAYS = 14
 MAX_WAITING_INVITATIONS = 2  # from one creator to one player
@@ -146,8 +152,9 @@ def create_game(
     seats += [Seat(game=game, index=i) for i in range(len(seats), num_seats)]
     Seat.objects.bulk_create(seats)
     writes = WriteBatch()
-    payload = _invitation_payload(game)
-    notify(NotificationKind.INVITATION, [(u.pk, game, payload) for u in invitees], writes=writes)
+    if invitees:
+        invited = [u.pk for u in invitees]
+        publish(InvitationsSent(game=game, seats=seats, revision=game.revision, writes=writes, user_ids=invited))
     if all(seat.is_taken for seat in seats):
         _start(game, seats, writes, started_by=creator.pk)
     else:
@@ -214,8 +221,12 @@ def _check_invitation_limits(creator: User, invitees: list[User]) -> None:
             "too_many_invitations",
             {"invite": crowded},
         )
-    sent = Notification.objects.filter(
-        kind=NotificationKind.INVITATION, game__creator=creator, created_at__gte=now - timedelta(days=1)
+    # The invitation notices of the creator's games (notifications' rows, reached through their
+    # relation to the game: one row of the join per notice).
+    sent = Game.objects.filter(
+        creator=creator,
+        notifications__kind=NotificationKind.INVITATION,
+        notifications__created_at__gte=now - timedelta(days=1),
     ).count()
     if sent + len(invitees) > MAX_INVITATIONS_PER_DAY:
         raise Invalid(
@@ -223,10 +234,6 @@ def _check_invitation_limits(creator: User, invitees: list[User]) -> None:
             "since this time yesterday. An invitation link reaches anyone you send it to.",
             "invitation_limit",
         )
-
-
-def _invitation_payload(game: Game) -> dict[str, Any]:
-    return {"game": game.public_id, "kind": game.kind, "from": game.creator.username}
 
 
 @transaction.atomic
@@ -261,7 +268,7 @@ def join_game(*, game_id: str, user: User, invite_token: str = "") -> Game:
         raise Conflict("Every seat is taken or reserved for an invited player.", "no_free_seat")
     # Their invitations here are answered; and the seat may be one whose invitation had expired.
     writes = WriteBatch()
-    invitations_over(game, {user.pk, seat.invited_user_id} - {None}, writes)
+    _invitations_answered(game, seats, {user.pk, seat.invited_user_id} - {None}, writes)
     seat.user = user
     seat.joined_at = now
     seat.invited_user = None
@@ -271,8 +278,15 @@ def join_game(*, game_id: str, user: User, invite_token: str = "") -> Game:
     if all(s.is_taken for s in seats):
         _start(game, seats, writes, started_by=user.pk)
     else:
-        _seats_changed(game, seats, writes=writes)
+        _seats_changed(game, seats, writes=writes, joined=user.pk)
     return game
+
+
+def _invitations_answered(game: Game, seats: list[Seat], user_ids: Iterable[int], writes: WriteBatch) -> None:
+    answered = InvitationsAnswered(
+        game=game, seats=seats, revision=game.revision, writes=writes, user_ids=list(user_ids)
+    )
+    publish(answered)
 
 
 def _reserved_seat(seats: list[Seat], user: User, token: str, now) -> Seat | None:
@@ -302,7 +316,7 @@ def decline_invitation(*, game_id: str, user: User) -> Game:
     if seat is None:
         raise Forbidden("You have no invitation to this game.", "not_invited")
     writes = WriteBatch()
-    invitations_over(game, [user.pk], writes)
+    _invitations_answered(game, seats, [user.pk], writes)
     seat.invited_user = None
     seat.invite_expires_at = None
     seat.save(update_fields=["invited_user", "invite_expires_at"])
@@ -320,7 +334,7 @@ def leave_game(*, game_id: str, user: User) -> Game:
         game.status = GameStatus.ABORTED
         game.finished_at = timezone.now()
         writes = WriteBatch()
-        invitations_over(game, _waiting_invitees(seats), writes)
+        _invitations_answered(game, seats, _waiting_invitees(seats), writes)
         _seats_changed(game, seats, fields=["status", "finished_at"], writes=writes)
         return game
     seat.user = None
@@ -346,7 +360,7 @@ def start_game(*, game_id: str, user: User) -> Game:
     except BadOption as exc:
         raise Conflict(exc.message, "bad_seat_count", option=exc.option) from exc
     writes = WriteBatch()
-    invitations_over(game, _waiting_invitees(seats), writes)
+    _invitations_answered(game, seats, _waiting_invitees(seats), writes)
     Seat.objects.filter(game=game).exclude(pk__in=[s.pk for s in taken]).delete()
     # Close the gaps so seat numbers run 0..n-1 in joining order (rules C2).
     for new_index, seat in enumerate(taken):
@@ -379,9 +393,9 @@ def _start(game: Game, seats: list[Seat], writes: WriteBatch, *, started_by: int
         seat.bank_remaining = game.bank_initial
     if game.time_control == TimeControl.BANK:
         Seat.objects.bulk_update(seats, ["bank_remaining"])
-    others = [s.user_id for s in seats if s.user_id and s.user_id != started_by]
-    notify(NotificationKind.GAME_STARTED, [(user_id, game, _game_payload(game)) for user_id in others], writes=writes)
-    _after_state_change(game, seats, state, previous_to_act=None, now=now, also_save=START_FIELDS, writes=writes)
+    _after_state_change(
+        game, seats, state, previous_to_act=None, now=now, also_save=START_FIELDS, writes=writes, started_by=started_by
+    )
 
 
 # --- moves -----------------------------------------------------------------------------------
@@ -619,16 +633,22 @@ def _after_state_change(
     also_save: Iterable[str] = (),
     writes: WriteBatch | None = None,
     move: Move | None = None,
+    started_by: int | None = None,
 ) -> None:
-    """Save the snapshot, move the clock, write the outbox, and queue what comes next. The rows go
-    out together with the game's, in `writes` (one round trip on PostgreSQL). `move` is the change,
-    when a move made it."""
+    """Save the snapshot, move the clock, announce the change, and queue what comes next. The rows
+    go out together with the game's, in `writes` (one round trip on PostgreSQL). `move` is the
+    change, when a move made it; `started_by`, when the deal did."""
     writes = writes or WriteBatch()
     rules = get_rules(game.kind)
     to_act = rules.to_act(state)
     outcome = rules.outcome(state)
     game.to_act_seat = to_act
-    tell_viewers(game, seats, writes, move=move)
+    if move is not None:
+        tell_viewers(game, seats, writes, change=_move_event(move), move=move)
+    elif started_by is not None:
+        tell_viewers(game, seats, writes, change=GameStarted, started_by=started_by)
+    else:
+        tell_viewers(game, seats, writes)
     new_turn = to_act != previous_to_act or state.get("phase") in TURN_START_PHASES
     if new_turn and previous_to_act is not None:
         _end_turn(game, seats[previous_to_act], now, timed_out=timed_out, writes=writes)
@@ -636,7 +656,7 @@ def _after_state_change(
         writes.flush()  # the statistics of a finished game are read from its moves and turns
         _finish(game, seats, outcome, now, writes)
     elif new_turn and to_act is not None:
-        _begin_turn(game, seats[to_act], now, writes)
+        _begin_turn(game, seats, seats[to_act], now, writes)
     game.timeout_claimed_until = None
     fields = PLAY_FIELDS + list(also_save) + (FINISH_FIELDS if outcome is not None else [])
     writes.update(game, fields)
@@ -663,7 +683,13 @@ def _end_turn(game: Game, seat: Seat, now, *, timed_out: bool, writes: WriteBatc
         writes.update(seat, ["bank_remaining"])
 
 
-def _begin_turn(game: Game, seat: Seat, now, writes: WriteBatch) -> None:
+def _move_event(move: Move) -> type[MoveMade]:
+    if move.action.get("type") == "resign":
+        return PlayerResigned
+    return TurnTimedOut if move.by_server == "timeout" else MoveMade
+
+
+def _begin_turn(game: Game, seats: list[Seat], seat: Seat, now, writes: WriteBatch) -> None:
     game.turn_started_at = now
     game.turn_reminded_at = None
     game.paused_remaining = None
@@ -683,13 +709,8 @@ def _begin_turn(game: Game, seat: Seat, now, writes: WriteBatch) -> None:
             # Standing orders play first, as bots do; the player hears of the turn when they leave it.
             enqueue_after_commit(first.task, game.public_id)
             return
-        # The move's tell_viewers nudges every seated player's stream: no second nudge for this one.
-        notify(
-            NotificationKind.YOUR_TURN,
-            [(seat.user_id, game, _game_payload(game))],
-            preferences=[preference],
-            writes=writes,
-            announce=False,
+        publish(
+            TurnBegan(game=game, seats=seats, revision=game.revision, writes=writes, seat=seat, preference=preference)
         )
 
 
@@ -710,34 +731,34 @@ def _finish(game: Game, seats: list[Seat], outcome: dict[str, Any], now, writes:
     for seat, place in zip(seats, outcome["places"], strict=True):
         seat.final_place = place
     Seat.objects.bulk_update(seats, ["final_place"])
-    record_finished_game(game=game, seats=seats)
     for review in advice.start_reviews(game, seats):
         enqueue_after_commit("games.tasks.review_game", review.pk)
-    notify(
-        NotificationKind.GAME_OVER,
-        [
-            (seat.user_id, game, {**_game_payload(game), "place": seat.final_place, "reason": outcome["reason"]})
-            for seat in seats
-            if seat.user_id
-        ],
-        writes=writes,
-        announce=False,  # seated players: the move's tell_viewers nudges their streams
-    )
-    # Tournaments hear of the end inside this transaction (games never imports them).
-    game_finished.send(sender=Game, game=game, seats=seats)
+    # Statistics, tournaments and the outbox hear of the end inside this transaction.
+    publish(GameFinished(game=game, seats=seats, revision=game.revision, writes=writes, outcome=outcome))
 
 
 def tell_viewers(
-    game: Game, seats: list[Seat], writes: WriteBatch, *, also_tell: Iterable[int] = (), move: Move | None = None
+    game: Game,
+    seats: list[Seat],
+    writes: WriteBatch,
+    *,
+    also_tell: Iterable[int] = (),
+    move: Move | None = None,
+    change: type[GameChanged] = GameChanged,
+    **details: Any,
 ) -> None:
-    """Something a viewer of the game can see has changed (`move`, or its seats): its revision (the
-    game streams' event id) moves on, and each player at the table or invited to it hears of it on
-    their own stream."""
+    """Something a viewer of the game can see has changed (`move`, or its seats, or its clock): its
+    revision (the game streams' event id) moves on, and `change` (with its `details`) is announced to
+    the players at the table or invited to it, and to `also_tell`."""
     game.revision += 1
     users = {s.user_id for s in seats if s.user_id} | {s.invited_user_id for s in seats if s.invited_user_id}
     users = sorted(users | set(also_tell))
-    live_log.append([UserEvent(user_id, EventKind.GAME, game_id=game.pk) for user_id in users], writes, announce=False)
-    live_changes.announce_after_commit(game, seats, [move] if move is not None else [], users)
+    moves = [move] if move is not None else []
+    if move is not None:
+        details["move"] = move
+    publish(
+        change(game=game, seats=seats, revision=game.revision, writes=writes, viewers=users, moves=moves, **details)
+    )
 
 
 def _seats_changed(
@@ -747,14 +768,14 @@ def _seats_changed(
     also_tell: Iterable[int] = (),
     fields: Iterable[str] = (),
     writes: WriteBatch | None = None,
+    joined: int | None = None,
 ) -> None:
-    """A change to a game that has not started (a seat taken, left, reserved or freed, a cancel),
-    written with the rows of `writes` if the caller has some."""
+    """A change to a game that has not started (a seat taken by `joined`, left, reserved or freed, a
+    cancel), written with the rows of `writes` if the caller has some."""
     writes = writes if writes is not None else WriteBatch()
-    tell_viewers(game, seats, writes, also_tell=also_tell)
+    if joined is not None:
+        tell_viewers(game, seats, writes, also_tell=also_tell, change=PlayerJoined, user_id=joined)
+    else:
+        tell_viewers(game, seats, writes, also_tell=also_tell)
     writes.update(game, ["revision", "updated_at", *fields])
     writes.flush()
-
-
-def _game_payload(game: Game) -> dict[str, Any]:
-    return {"game": game.public_id, "kind": game.kind}

@@ -16,11 +16,11 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
+from accounts.preferences import preference_for
 from accounts.views import render_settings, settings_saved
-from frontend.errors import error_message
-from notifications.outbox import preference_for
 
 from . import vacations
+from .error_texts import error_message
 from .errors import GameError
 
 

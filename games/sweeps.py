@@ -13,9 +13,9 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from notifications.models import NotificationKind
-from notifications.outbox import notify
+from config.events import publish
 
+from .events import RemindersDue
 from .models import Game, GameStatus, Seat, Vacation
 
 TIMEOUT_CLAIM = timedelta(minutes=2)
@@ -38,7 +38,7 @@ def claim_overdue_games(now=None, limit: int = BATCH) -> list[str]:
 
 
 def send_due_reminders(now=None, limit: int = BATCH) -> int:
-    """Write a "time running out" notification for each turn past its reminder time."""
+    """Announce each turn past its reminder time (the outbox writes a "time running out" notice)."""
     now = now or timezone.now()
     with transaction.atomic():
         due = list(
@@ -54,14 +54,7 @@ def send_due_reminders(now=None, limit: int = BATCH) -> int:
             .select_related("game")
             .only("user_id", "game__public_id", "game__kind", "game__deadline")
         )
-        notify(
-            NotificationKind.TIME_RUNNING_OUT,
-            [
-                (seat.user_id, seat.game, {"game": seat.game.public_id, "kind": seat.game.kind,
-                                           "deadline": seat.game.deadline.isoformat() if seat.game.deadline else None})
-                for seat in to_act
-            ],
-        )  # fmt: skip
+        publish(RemindersDue(seats=list(to_act)))
     return len(due)
 
 

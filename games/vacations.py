@@ -9,14 +9,13 @@ from django.db.models import F
 from django.utils import timezone
 
 from accounts.models import User
-from notifications.models import PlayerPreference
-from notifications.outbox import preference_for
+from accounts.preferences import PlayerPreference, preference_for
+from config.write_batch import WriteBatch
 
 from . import clock
 from .errors import Conflict, Invalid
 from .models import Game, GameStatus, Vacation
 from .services import tell_viewers
-from .write_batch import WriteBatch
 
 DAY = timedelta(days=1)
 

@@ -3,7 +3,7 @@
 Each event takes the next number of its player's counter. The counters are locked in the order of
 their players' ids, one statement for all of a transaction's events, so two transactions sharing
 players never wait for each other in a circle. On PostgreSQL the events are CTEs that a
-WriteBatch sends with the move's other rows (games.write_batch); elsewhere the ORM writes them.
+WriteBatch sends with the move's other rows (config.write_batch); elsewhere the ORM writes them.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from functools import partial
 from django.db import connection, transaction
 from django.utils import timezone
 
-from games.write_batch import WriteBatch
+from config.write_batch import WriteBatch
 
 from .models import EventKind, StreamCursor, StreamEvent
 from .publish import announce_after_commit

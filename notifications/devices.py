@@ -12,7 +12,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from django.db import transaction
 
 from accounts.models import User
-from games.errors import Conflict, Invalid, NotFound
+from config.service_errors import Conflict, Invalid, NotFound
 
 from .addresses import push_endpoint_problem
 from .models import Channel, NotificationKind, PlayerPreference, PushSubscription

@@ -20,12 +20,12 @@ from typing import Any
 from django.db import connection, transaction
 from django.utils import timezone
 
+from accounts.preferences import preference_for
 from config.dispatch import batches, enqueue_after_commit
-from games.write_batch import WriteBatch
-from live import userlog as live_log
-from live.models import EventKind
-from live.userlog import UserEvent
+from config.events import publish
+from config.write_batch import WriteBatch
 
+from .events import NoticesRead, NoticesWritten
 from .models import Channel, Delivery, DeliveryStatus, Notification, NotificationKind, PlayerPreference
 
 # Deliveries per delivery task. Small: each may wait seconds for a slow receiver, and the ones
@@ -34,11 +34,9 @@ DELIVERY_BATCH = 10
 # Sent by a worker as soon as the change commits; email waits for the delivery sweep.
 SENT_AT_ONCE = (Channel.WEBHOOK, Channel.PUSH)
 
+__all__ = ["invitations_over", "mark_read", "notify", "preference_for", "unread", "unread_count"]
+
 Recipient = tuple[int, Any, dict[str, Any]]  # (user id, the game or None, the payload)
-
-
-def preference_for(user_id: int) -> PlayerPreference:
-    return PlayerPreference.objects.filter(user_id=user_id).first() or PlayerPreference(user_id=user_id)
 
 
 def notify(
@@ -76,8 +74,7 @@ def notify(
     write = write_outbox_in_one_statement if connection.vendor == "postgresql" else write_outbox_with_orm
     deliveries = write(notifications, outside)
     listed = [n for n in notifications if n.in_app]
-    events = [UserEvent(n.user_id, EventKind.NOTIFICATION, notification_id=n.pk) for n in listed]
-    live_log.append(events, writes, announce=announce)
+    publish(NoticesWritten(notifications=listed, writes=writes, announce=announce))
     at_once = [pk for pk, channel in deliveries if channel in SENT_AT_ONCE]
     for batch in batches(at_once, DELIVERY_BATCH):
         enqueue_after_commit("notifications.tasks.deliver", batch)
@@ -166,16 +163,16 @@ def unread_count(user) -> int:
 def invitations_over(game, user_ids: Iterable[int], writes: WriteBatch) -> None:
     """The invitations of `user_ids` to `game` were answered or withdrawn: they need no more of the
     players' attention. Their notifications are marked read, in the caller's transaction; the
-    players' logs hear of it with the rows of `writes`, which lock all the transaction's log
-    counters in one statement (live.userlog). An email or push not yet sent is skipped by its
-    worker (notifications.timing)."""
+    players' logs hear of it (NoticesRead) with the rows of `writes`, which lock all the
+    transaction's log counters in one statement (live.userlog). An email or push not yet sent is
+    skipped by its worker (notifications.timing)."""
     pending = Notification.objects.filter(
         user_id__in=set(user_ids), game=game, kind=NotificationKind.INVITATION, in_app=True, read_at__isnull=True
     )
     users = sorted(set(pending.values_list("user_id", flat=True)))
     if users:
         pending.update(read_at=timezone.now())
-        live_log.append([UserEvent(user_id, EventKind.NOTIFICATIONS_READ) for user_id in users], writes)
+        publish(NoticesRead(user_ids=users, writes=writes))
 
 
 def mark_read(user, *, ids: list[int] | None = None, everything: bool = False, game: str | None = None) -> int:
@@ -189,5 +186,5 @@ def mark_read(user, *, ids: list[int] | None = None, everything: bool = False, g
     with transaction.atomic():
         marked = unread.update(read_at=timezone.now())
         if marked:  # the badge on every page and device of theirs follows
-            live_log.append([UserEvent(user.pk, EventKind.NOTIFICATIONS_READ)])
+            publish(NoticesRead(user_ids=[user.pk]))
     return marked

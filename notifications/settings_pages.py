@@ -15,13 +15,14 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
+from accounts.preferences import DEFAULT_FOLLOW_UP_AFTER
 from accounts.views import render_settings, settings_saved
-from frontend import l10n
-from games.errors import GameError
+from config import l10n
+from config.service_errors import GameError
 
 from . import devices
 from .addresses import webhook_url_problem
-from .models import DEFAULT_FOLLOW_UP_AFTER, Channel, NotificationKind, PlayerPreference, PushSubscription
+from .models import Channel, NotificationKind, PlayerPreference, PushSubscription
 
 CHANNEL_CHOICES = [
     (Channel.IN_APP, _("On the site")),

@@ -9,7 +9,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from frontend import l10n
+from config import l10n
 from games.models import GameKind
 
 from .models import Notification, NotificationKind

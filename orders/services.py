@@ -16,7 +16,7 @@ from games.engine import get_rules
 from games.engine.orders import BadOrders, preset_orders, standing_order_action, validate_orders
 from games.errors import Conflict, Invalid, NotFound
 from games.models import Game, GameStatus, Move, Seat
-from games.services import _game_payload, _lock, _record, _seat_of, seat_preference
+from games.services import _lock, _record, _seat_of, seat_preference
 from notifications.models import NotificationKind
 from notifications.outbox import notify
 
@@ -242,5 +242,5 @@ def _tell_your_turn(game: Game, seat: Seat, orders: StandingOrders) -> None:
     orders.told_turn_at = game.turn_started_at
     orders.told_version = game.version
     orders.save(update_fields=["told_turn_at", "told_version"])
-    payload = {**_game_payload(game), "orders_played": did, "orders_ended": orders.ended or None}
+    payload = {"game": game.public_id, "kind": game.kind, "orders_played": did, "orders_ended": orders.ended or None}
     notify(NotificationKind.YOUR_TURN, [(seat.user_id, game, payload)], preferences=[seat_preference(seat)])

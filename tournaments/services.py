@@ -1,7 +1,7 @@
 """Every change to a tournament happens here, in a transaction, under the tournament's row lock.
 
 A round's games are created and started through the game services (so they are rated games like
-any other, with the tournament's clock). When a game ends, games sends `game_finished` inside its
+any other, with the tournament's clock). When a game ends, games publishes `GameFinished` inside its
 transaction; `game_ended` then takes the tournament's row lock and, if that was the round's last
 game, pairs and starts the next round (or finishes the tournament) in the same transaction. Two
 last games ending at once queue on the lock: the first to commit does not yet see the other's end,
@@ -22,11 +22,11 @@ from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import Block, User
+from config.service_errors import Conflict, Forbidden, GameError, Invalid, NotFound
+from config.write_batch import WriteBatch
 from games import services as game_services
 from games.engine import BadOption, get_rules
-from games.errors import Conflict, Forbidden, GameError, Invalid, NotFound
 from games.models import Game, GameKind, GameStatus, TimeControl, TimeoutPolicy, time_bank_of, time_control_columns
-from games.write_batch import WriteBatch
 from notifications.models import NotificationKind
 from notifications.outbox import notify
 

@@ -11,9 +11,9 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from frontend import l10n
-from frontend.forms import KIND_LABELS, duration_label
+from config import l10n
 from games.clock import MOVE_TIME_PRESETS
+from games.labels import KIND_LABELS, duration_label
 from games.models import TimeControl, TimeoutPolicy
 
 from . import ics

@@ -11,6 +11,4 @@ urlpatterns = [
     path("me/tokens/<public_id:token_id>/", views.ApiTokenDetailView.as_view(), name="api-me-token"),
     path("me/blocks/", block_views.BlockListView.as_view(), name="api-me-blocks"),
     path("me/blocks/<username:username>/", block_views.BlockDetailView.as_view(), name="api-me-block"),
-    path("users/<username:username>/", views.UserProfileView.as_view(), name="api-user"),
-    path("leaderboard/<str:kind>/", views.LeaderboardView.as_view(), name="api-leaderboard"),
 ]

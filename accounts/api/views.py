@@ -1,4 +1,5 @@
-"""Account API: tokens, your profile, players' profiles and the leaderboards. One view per resource."""
+"""Account API: tokens and your own account. One view per resource (players' profiles and the
+leaderboards are in stats.api)."""
 
 from __future__ import annotations
 
@@ -13,16 +14,15 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts import selectors, services
+from accounts import services
 from accounts.models import ApiToken
 from config.api_errors import ApiError
-from games.engine import KINDS
+from config.api_views import PAGE_PARAMETER
 
 from . import serializers as s
 
 TOKEN_ID_SHAPE = re.compile(r"^[A-Za-z0-9_-]{1,16}\Z")
 
-PAGE_PARAMETER = OpenApiParameter("page", OpenApiTypes.INT, description="Page number, from 1.")
 NO_SUCH_PAGE = OpenApiResponse(s.ErrorSerializer, description="No such page")
 
 
@@ -146,48 +146,3 @@ class ApiTokenDetailView(APIView):
         except services.AccountError as exc:
             raise ApiError("not_found", exc.message, status.HTTP_404_NOT_FOUND) from exc
         return Response(status=status.HTTP_204_NO_CONTENT)
-
-
-class UserProfileView(APIView):
-    permission_classes = [AllowAny]
-
-    @extend_schema(
-        responses={200: s.UserProfileSerializer},
-        operation_id="users_retrieve",
-        parameters=[
-            OpenApiParameter(
-                "username", OpenApiTypes.STR, OpenApiParameter.PATH, description="Compared without regard to case."
-            )
-        ],
-    )
-    def get(self, request: Request, username: str) -> Response:
-        """A player's profile: statistics in total and per game kind, ratings, and recent games."""
-        player = selectors.find_player(username)
-        if player is None:
-            raise ApiError("not_found", f"There is no player named {username}.", status.HTTP_404_NOT_FOUND)
-        viewer = request.user if request.user.is_authenticated else None
-        return Response(selectors.player_profile(player, viewer))
-
-
-class LeaderboardView(APIView):
-    permission_classes = [AllowAny]
-
-    @extend_schema(
-        parameters=[
-            OpenApiParameter("kind", OpenApiTypes.STR, OpenApiParameter.PATH, enum=list(KINDS)),
-            PAGE_PARAMETER,
-        ],
-        responses={200: s.LeaderboardPageSerializer},
-        operation_id="leaderboard_list",
-    )
-    def get(self, request: Request, kind: str) -> Response:
-        """The rated players of one game kind, ranked by conservative rating (mu - 3 sigma), 50 a page."""
-        if kind not in KINDS:
-            raise ApiError(
-                "not_found", f"There is no game kind “{kind}”; choose {' or '.join(KINDS)}.", status.HTTP_404_NOT_FOUND
-            )
-        paginator = PageNumberPagination()
-        page = paginator.paginate_queryset(selectors.leaderboard(kind), request, view=self)
-        first = (paginator.page.number - 1) * paginator.page.paginator.per_page + 1
-        entries = [selectors.leaderboard_entry(rating, first + i) for i, rating in enumerate(page)]
-        return paginator.get_paginated_response(entries)

@@ -6,7 +6,7 @@ from django import template
 from django.utils.translation import gettext as _
 
 from accounts import names
-from frontend import l10n
+from config import l10n
 
 register = template.Library()
 NOTHING = "\u2013"  # an en dash: no figure yet

@@ -1,4 +1,4 @@
-"""{% load localized %}: numbers and dates in the reader's language (frontend.l10n), where a template
+"""{% load localized %}: numbers and dates in the reader's language (config.l10n), where a template
 writes one. Each filter touches only the value it is given, never the text around it.
 
     {{ count|number }}              1,234 / 1.234 / ۱٬۲۳۴
@@ -19,7 +19,7 @@ import datetime as dt
 
 from django import template
 
-from frontend import l10n
+from config import l10n
 
 register = template.Library()
 NOTHING = "\u2013"  # an en dash: no figure

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from config.api_views import paginated
 from config.strict_input import KnownFieldsOnly
 from games import clock
 from games.engine import KINDS
@@ -241,17 +242,6 @@ class TurnSerializer(serializers.Serializer):
     ended_at = serializers.DateTimeField(allow_null=True, help_text="Null for the turn in progress.")
     seconds = serializers.IntegerField(help_text="How long the turn took, or has taken so far.")
     timed_out = serializers.BooleanField()
-
-
-def paginated(item: type[serializers.Serializer], name: str) -> type[serializers.Serializer]:
-    """The page shape DRF's PageNumberPagination returns, around `item`."""
-    fields = {
-        "count": serializers.IntegerField(),
-        "next": serializers.URLField(allow_null=True),
-        "previous": serializers.URLField(allow_null=True),
-        "results": item(many=True),
-    }
-    return type(name, (serializers.Serializer,), fields)
 
 
 GamePageSerializer = paginated(GameSummarySerializer, "GamePageSerializer")

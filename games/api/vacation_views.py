@@ -8,11 +8,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.preferences import preference_for
+from config.api_views import service_errors
 from config.strict_input import KnownFieldsOnly
 from games import vacations
-from notifications.outbox import preference_for
-
-from .views import service_errors
 
 
 class VacationStartSerializer(KnownFieldsOnly, serializers.Serializer):

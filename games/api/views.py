@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
@@ -20,35 +18,22 @@ from accounts.models import User
 from accounts.throttles import ApiRateThrottle
 from config import dispatch
 from config.api_errors import ApiError, Busy
+from config.api_views import PAGE_PARAMETER, service_errors
 from games import advice, advice_pool, selectors, services
 from games.engine import KINDS, get_rules
-from games.errors import Conflict, Forbidden, GameError, Invalid, NotFound
 from games.models import Game, Move, Turn
 
 from . import serializers as s
 from .pagination import MovePagination
 from .throttles import AdviceRateThrottle
 
-STATUS_OF = {Invalid: 400, Forbidden: 403, NotFound: 404, Conflict: 409}
 ADVICE_RUNNING_RETRY_SECONDS = 2  # longer than most advice takes
 
-# What DRF's paginators read, documented so that a generated client can send it.
-PAGE_PARAMETER = OpenApiParameter("page", OpenApiTypes.INT, description="Page number, from 1.")
 PAGE_SIZE_PARAMETER = OpenApiParameter(
     "page_size",
     OpenApiTypes.INT,
     description=f"Entries a page, up to {MovePagination.max_page_size} (default {MovePagination.page_size}).",
 )
-
-
-@contextmanager
-def service_errors() -> Iterator[None]:
-    """Turn a service's refusal into the API's error shape and status."""
-    try:
-        yield
-    except GameError as exc:
-        status_code = next(code for cls, code in STATUS_OF.items() if isinstance(exc, cls))
-        raise ApiError(exc.code, exc.message, status_code, exc.details) from exc
 
 
 def visible_game(request: Request, game_id: str) -> Game:

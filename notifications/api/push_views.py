@@ -12,8 +12,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api_errors import ApiError
+from config.api_views import service_errors
 from config.strict_input import KnownFieldsOnly
-from games.api.views import service_errors
 
 from .. import devices, vapid
 from ..models import PushSubscription

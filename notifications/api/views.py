@@ -11,8 +11,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.api_views import PAGE_PARAMETER
 from config.strict_input import KnownFieldsOnly
-from games.api.views import PAGE_PARAMETER
 
 from .. import outbox, texts
 from ..addresses import webhook_url_problem

@@ -9,7 +9,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.api.views import service_errors, visible_game
+from config.api_views import service_errors
+from games.api.views import visible_game
 
 from .. import services
 from . import serializers as s

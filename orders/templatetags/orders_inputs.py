@@ -6,7 +6,7 @@ from __future__ import annotations
 from django import template
 from django.utils.html import format_html
 
-from frontend.l10n import digits, writes_latin_digits
+from config.l10n import digits, writes_latin_digits
 
 register = template.Library()
 

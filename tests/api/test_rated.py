@@ -3,7 +3,7 @@ an unrated game changes no rating (its players' statistics still count it)."""
 
 from __future__ import annotations
 
-from accounts.models import PlayerStats, Rating, RatingHistory
+from stats.models import PlayerStats, Rating, RatingHistory
 from tests.api.helpers import create_game, started_two_player_game
 
 

@@ -15,7 +15,7 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import ApiToken
-from frontend import solar_hijri
+from config import solar_hijri
 from games import advice, services
 from games.models import Game
 from tests.browser.test_languages import log_in

@@ -6,8 +6,8 @@ from __future__ import annotations
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from config.write_batch import WriteBatch
 from games.models import Game
-from games.write_batch import WriteBatch
 
 from .test_write_paths import started_game
 

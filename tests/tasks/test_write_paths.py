@@ -10,8 +10,8 @@ from django.forms.models import model_to_dict
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from config.write_batch import WriteBatch
 from games.models import Game, Move, Turn
-from games.write_batch import WriteBatch
 from notifications import outbox
 from notifications.models import Delivery, Notification
 from tests.conftest import make_user

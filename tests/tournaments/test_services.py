@@ -10,10 +10,11 @@ import pytest
 from django.utils import timezone
 from icalendar import Calendar
 
-from accounts.models import Block, RatingHistory
+from accounts.models import Block
 from games import services as game_services
 from games.engine import get_rules
 from games.models import Game, GameStatus
+from stats.models import RatingHistory
 from tests.accounts.helpers import scat_knocker, scattle_melder
 from tests.conftest import client_for
 from tournaments import selectors, services

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+from config.api_views import paginated
 from config.strict_input import KnownFieldsOnly
 from games import clock
-from games.api.serializers import TimeBankSerializer, one_time_control, paginated
+from games.api.serializers import TimeBankSerializer, one_time_control
 from games.engine import KINDS
 from games.models import GameStatus, TimeoutPolicy
 from tournaments.models import CancelReason, TournamentFormat, TournamentStatus, VacationPolicy

@@ -16,8 +16,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api_errors import ApiError
+from config.api_views import PAGE_PARAMETER, service_errors
 from games import selectors as game_selectors
-from games.api.views import PAGE_PARAMETER, service_errors
 from tournaments import ics, selectors, services
 from tournaments.models import Entry, Tournament
 

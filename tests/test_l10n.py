@@ -16,7 +16,7 @@ from django.utils import timezone, translation
 from hypothesis import given
 from hypothesis import strategies as st
 
-from frontend import l10n, solar_hijri
+from config import l10n, solar_hijri
 from frontend.forms import NewGameForm, duration_label
 from frontend.option_texts import choice_label
 from games.models import Game

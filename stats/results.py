@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from games.engine import get_rules
+from games.replay import opening_events
 
 Event = dict[str, Any]
 
@@ -124,34 +124,4 @@ def _count_turns(results: list[SeatResult], moves: Sequence[MoveRecord], turns: 
             result.move_time_ms += max(0, round((turn.ended_at - turn.started_at).total_seconds() * 1000))
 
 
-def opening_events(kind: str, num_seats: int, options: dict[str, Any], seed: str, edition: int) -> list[Event]:
-    """The events of the opening deal, which happen before the first move and so are in no Move row.
-
-    The state keeps them (version 0), except in a first-edition Scat game, which kept only the latest
-    deal: there a 31 on the opening deal (about one game in a few hundred) is recovered from the
-    state it leaves behind: who showed a 31 (the last one, should several opening hands end that
-    way) and the lives it cost.
-    """
-    rules = get_rules(kind)
-    state = rules.new_game(num_seats, options, seed, edition=edition)
-    if kind != "scat" or edition >= 2:
-        return list(state.get("deal_events") or [])
-    shown = state.get("last_showdown")
-    if not shown:
-        return []
-    events: list[Event] = [
-        {"type": "thirty_one", "seat": seat, "on_deal": True, "lives_lost": list(shown["lives_lost"])}
-        for seat, hand in enumerate(shown["hands"])
-        if hand is not None
-    ]
-    opts = state["options"]
-    over = state.get("outcome") or {}
-    for seat in range(num_seats):
-        lost = opts["initial_tokens"] - state["tokens"][seat]
-        if seat in over.get("winners", ()):
-            lost += over.get("kitty_won", 0)  # the winner's tokens include the kitty
-        if opts["on_the_county"] and state["eliminated"][seat]:
-            lost += 1  # going out from the county costs a life but no token
-        if lost > 0:
-            events.append({"type": "life_lost", "seat": seat, "lives": lost})
-    return events
+__all__ = ["MoveRecord", "SeatResult", "TurnRecord", "opening_events", "seat_results"]

@@ -6,11 +6,10 @@ from io import StringIO
 from django.core.management import call_command
 from django.forms.models import model_to_dict
 
-from accounts.models import PlayerStats, Rating, RatingHistory
 from games import services
 from games.models import Game
-
-from .helpers import finish_in_order, lose_to_bot, play_out, scat_knocker, scattle_melder, win
+from stats.models import PlayerStats, Rating, RatingHistory
+from tests.accounts.helpers import finish_in_order, lose_to_bot, play_out, scat_knocker, scattle_melder, win
 
 
 def snapshot() -> dict[str, list[dict]]:

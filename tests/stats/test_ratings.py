@@ -1,9 +1,8 @@
 """Ratings (OpenSkill Plackett-Luce) move when a game ends: winners up, losers down, uncertainty down."""
 
-from accounts.models import Rating, RatingHistory
-from accounts.ratings import INITIAL_MU, INITIAL_SIGMA, rate
-
-from .helpers import finish_in_order, lose_to_bot, win
+from stats.models import Rating, RatingHistory
+from stats.ratings import INITIAL_MU, INITIAL_SIGMA, rate
+from tests.accounts.helpers import finish_in_order, lose_to_bot, win
 
 
 def test_the_winner_gains_the_loser_drops_and_both_grow_surer(alice, bob):

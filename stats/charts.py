@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from frontend import l10n
+from config import l10n
 
 from .ratings import INITIAL_MU, INITIAL_SIGMA
 

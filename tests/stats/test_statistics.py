@@ -7,13 +7,12 @@ import time_machine
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from accounts.models import PlayerStats, RatingHistory
-from accounts.selectors import player_statistics
 from games import services
 from games.engine import get_rules
 from games.models import Game, GameStatus, Move
-
-from .helpers import (
+from stats.models import PlayerStats, RatingHistory
+from stats.selectors import player_statistics
+from tests.accounts.helpers import (
     drawer,
     finish_in_order,
     lose_to_bot,
@@ -135,16 +134,17 @@ def test_average_time_to_move_comes_from_the_turns(alice, bob):
 
 
 def test_recording_a_game_costs_the_same_few_queries_however_long_it_was(alice, bob, monkeypatch):
-    from accounts import services as account_services
+    from stats import services as stats_services
 
     counts = []
+    record_finished_game = stats_services.record_finished_game
 
     def counted(**kwargs):
         with CaptureQueriesContext(connection) as captured:
-            account_services.record_finished_game(**kwargs)
+            record_finished_game(**kwargs)
         counts.append(len(captured))
 
-    monkeypatch.setattr("games.services.record_finished_game", counted)
+    monkeypatch.setattr(stats_services, "record_finished_game", counted)
     win(alice, bob)
 
     game = two_player_game(alice, bob)

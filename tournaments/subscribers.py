@@ -1,5 +1,5 @@
-"""What tournaments do when other apps signal: a game ended, a password changed; and the settings
-page's calendar section."""
+"""What tournaments do when the rooms below announce a change (config.events): a game ended, a
+password changed; and the settings page's calendar section."""
 
 from __future__ import annotations
 
@@ -7,21 +7,22 @@ from typing import Any
 
 from django.http import HttpRequest
 
-from games.models import Game
+from accounts.events import PasswordChanged
+from games.events import GameFinished
 
 from . import services
 from .models import CalendarFeed
 
 
-def game_finished(sender: Any, *, game: Game, **kwargs: Any) -> None:
+def game_finished(event: GameFinished) -> None:
     """Inside the game's transaction: the round may be over."""
-    services.game_ended(game=game)
+    services.game_ended(game=event.game)
 
 
-def password_changed(sender: Any, *, user: Any, **kwargs: Any) -> None:
+def password_changed(event: PasswordChanged) -> None:
     """Whoever held the old password may have read the calendar address: a new one replaces it."""
-    if CalendarFeed.objects.filter(user=user).exists():
-        services.rotate_calendar(user=user)
+    if CalendarFeed.objects.filter(user=event.user).exists():
+        services.rotate_calendar(user=event.user)
 
 
 def settings_context(request: HttpRequest) -> dict[str, Any]:

@@ -5,10 +5,9 @@ import threading
 import pytest
 from django.db import connection
 
-from accounts.models import PlayerStats, Rating, RatingHistory
 from games import services
-
-from .helpers import two_player_game
+from stats.models import PlayerStats, Rating, RatingHistory
+from tests.accounts.helpers import two_player_game
 
 
 @pytest.mark.django_db(transaction=True)

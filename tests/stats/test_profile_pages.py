@@ -4,12 +4,11 @@ import re
 
 from django.utils import translation
 
-from accounts.charts import rating_chart
-from accounts.models import RatingHistory
 from games.engine.bots import BOT_LEVELS
 from games.models import BotLevel
-
-from .helpers import lose_to_bot, win
+from stats.charts import rating_chart
+from stats.models import RatingHistory
+from tests.accounts.helpers import lose_to_bot, win
 
 
 def test_alices_profile_shows_her_record_rating_and_chart(client, alice, bob):

@@ -2,8 +2,8 @@
 
 from datetime import UTC, datetime, timedelta
 
-from accounts.stats import MoveRecord, TurnRecord, opening_events, seat_results
 from games.engine import get_rules
+from stats.results import MoveRecord, TurnRecord, opening_events, seat_results
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 

@@ -9,11 +9,12 @@ from typing import Any
 
 from django.db.models import Count, QuerySet
 
+from accounts.models import User
 from games.engine import KINDS
 from games.models import Game, GameStatus, Seat
 from games.selectors import seat_name
 
-from .models import PlayerStats, Rating, RatingHistory, User
+from .models import PlayerStats, Rating, RatingHistory
 from .ratings import PROVISIONAL_GAMES
 
 # What a username may look like (Django's validator); anything else cannot name a player.

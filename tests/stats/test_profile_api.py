@@ -4,8 +4,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games import services
-
-from .helpers import lose_to_bot, two_player_game, win
+from tests.accounts.helpers import lose_to_bot, two_player_game, win
 
 
 def test_a_profile_has_statistics_in_total_and_per_kind_and_ratings(anon_client, alice, bob):

@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from accounts.services import recompute_stats
+from stats.services import recompute_stats
 
 
 class Command(BaseCommand):

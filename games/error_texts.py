@@ -1,4 +1,5 @@
-"""Service refusals in the reader's language.
+"""The game core's refusals in the reader's language, for every page that shows one (the game pages,
+the settings page's vacation section).
 
 Services and the engine explain themselves in English, with a stable code; pages show a
 translated sentence for each code, and the English explanation only to English readers
@@ -10,7 +11,7 @@ from __future__ import annotations
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
-from games.errors import GameError
+from config.service_errors import GameError
 
 MESSAGES = {
     "bad_kind": _("There is no such game."),

@@ -1,0 +1,33 @@
+"""What the players' streams hear from the rooms below (config.events): each change goes into the
+players' logs inside its transaction (with the change's WriteBatch), and is announced to the stream
+processes once it commits."""
+
+from __future__ import annotations
+
+from accounts.events import CredentialsChanged
+from games.events import GameChanged
+from notifications.events import NoticesRead, NoticesWritten
+
+from . import changes, userlog
+from .models import EventKind
+from .userlog import UserEvent
+
+
+def game_changed(event: GameChanged) -> None:
+    """Every viewer's own stream hears of the game's new revision; the game's stream, of the change."""
+    events = [UserEvent(user_id, EventKind.GAME, game_id=event.game.pk) for user_id in event.viewers]
+    userlog.append(events, event.writes, announce=False)
+    changes.announce_after_commit(event.game, event.seats, event.moves, event.viewers)
+
+
+def notices_written(event: NoticesWritten) -> None:
+    events = [UserEvent(n.user_id, EventKind.NOTIFICATION, notification_id=n.pk) for n in event.notifications]
+    userlog.append(events, event.writes, announce=event.announce)
+
+
+def notices_read(event: NoticesRead) -> None:
+    userlog.append([UserEvent(user_id, EventKind.NOTIFICATIONS_READ) for user_id in event.user_ids], event.writes)
+
+
+def credentials_changed(event: CredentialsChanged) -> None:
+    userlog.append([UserEvent(event.user_id, EventKind.CREDENTIALS)])  # the player's open streams look again
