@@ -83,20 +83,29 @@ class Table:
                 assert '"stock"' not in text and '"secret"' not in text
         return game, details
 
-    def play(self, rng: random.Random, max_moves: int = 3000) -> Game:
-        for _ in range(max_moves):
+    def play(self, rng: random.Random, moves_before_resigning: int = 250) -> Game:
+        """Random legal moves; past `moves_before_resigning` (random play can go on for 600 moves, long
+        after the first stock rebuild) each player to act resigns instead, which ends the game too."""
+        for played in range(moves_before_resigning + len(self.clients)):
             game, details = self.observe()
             if game.status != "active":
                 return game
-            client = self.clients[game.to_act_seat]
-            detail = details[game.to_act_seat]
-            action = rng.choice(detail["legal_actions"])
-            response = client.post(
-                f"/api/v1/games/{self.game_id}/moves/", {"action": action, "version": detail["version"]}, format="json"
-            )
-            assert response.status_code == 201, response.json()
-            self.observe_move_response(game.to_act_seat, response.json())
-        raise AssertionError("the game did not end")
+            seat = game.to_act_seat
+            if played >= moves_before_resigning:
+                response = self.clients[seat].post(f"/api/v1/games/{self.game_id}/resign/", format="json")
+                assert response.status_code == 200, response.json()
+            else:
+                action = rng.choice(details[seat]["legal_actions"])
+                response = self.clients[seat].post(
+                    f"/api/v1/games/{self.game_id}/moves/",
+                    {"action": action, "version": details[seat]["version"]},
+                    format="json",
+                )
+                assert response.status_code == 201, response.json()
+            self.observe_move_response(seat, response.json())
+        game, _ = self.observe()
+        assert game.status != "active", "the game did not end"
+        return game
 
     def observe_move_response(self, seat: int, body) -> None:
         game = self.refresh_truth()
