@@ -6,10 +6,11 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
-from accounts.models import Block, Rating
+from accounts.models import Block
 from games import services
 from games.models import Game
 from social.models import Follow
+from stats.models import Rating
 from tests.conftest import client_for
 
 pytestmark = pytest.mark.django_db
