@@ -239,7 +239,7 @@ def _check_invitation_limits(creator: User, invitees: list[User]) -> None:
 @transaction.atomic
 def create_invite_link(*, game_id: str, user: User, days: int = DEFAULT_INVITE_DAYS) -> tuple[Seat, str]:
     """Reserve a free seat for whoever holds the returned token (the secret part of a link)."""
-    game, seats = _lock(game_id, user)
+    game, seats = lock_game(game_id, user)
     if game.creator_id != user.pk:
         raise Forbidden("Only the game's creator can invite.", "not_creator")
     _require_open(game)
@@ -256,7 +256,7 @@ def create_invite_link(*, game_id: str, user: User, days: int = DEFAULT_INVITE_D
 
 @transaction.atomic
 def join_game(*, game_id: str, user: User, invite_token: str = "") -> Game:
-    game, seats = _lock(game_id, user, invite_token=invite_token)
+    game, seats = lock_game(game_id, user, invite_token=invite_token)
     _require_open(game)
     if any(seat.user_id == user.pk for seat in seats):
         raise Conflict("You already have a seat in this game.", "already_seated")
@@ -310,7 +310,7 @@ def _free_seat(seats: list[Seat], now=None) -> Seat | None:
 
 @transaction.atomic
 def decline_invitation(*, game_id: str, user: User) -> Game:
-    game, seats = _lock(game_id, user)
+    game, seats = lock_game(game_id, user)
     _require_open(game)
     seat = next((s for s in seats if s.invited_user_id == user.pk and not s.is_taken), None)
     if seat is None:
@@ -327,9 +327,9 @@ def decline_invitation(*, game_id: str, user: User) -> Game:
 @transaction.atomic
 def leave_game(*, game_id: str, user: User) -> Game:
     """Give up a seat in a game that has not started; the creator leaving cancels the game."""
-    game, seats = _lock(game_id, user)
+    game, seats = lock_game(game_id, user)
     _require_open(game)
-    seat = _seat_of(seats, user)
+    seat = seat_of(seats, user)
     if seat.index == 0 and game.creator_id == user.pk:
         game.status = GameStatus.ABORTED
         game.finished_at = timezone.now()
@@ -347,7 +347,7 @@ def leave_game(*, game_id: str, user: User) -> Game:
 @transaction.atomic
 def start_game(*, game_id: str, user: User) -> Game:
     """Start before every seat is filled: empty and reserved seats are dropped."""
-    game, seats = _lock(game_id, user)
+    game, seats = lock_game(game_id, user)
     if game.creator_id != user.pk:
         raise Forbidden("Only the game's creator can start it.", "not_creator")
     _require_open(game)
@@ -406,8 +406,8 @@ def submit_move(
 ) -> MoveResult:
     """Apply a player's action, checked in the contract's order: 404, 403 not seated, 409, 403, 400."""
     with transaction.atomic():
-        game, seats = _lock(game_id, user)
-        seat = _seat_of(seats, user)
+        game, seats = lock_game(game_id, user)
+        seat = seat_of(seats, user)
         if idempotency_key:
             earlier = Move.objects.filter(game=game, user=user, idempotency_key=idempotency_key).first()
             if earlier is not None:
@@ -434,14 +434,14 @@ def submit_move(
         if seat.timeouts_in_row:
             seat.timeouts_in_row = 0
             seat.save(update_fields=["timeouts_in_row"])
-        move = _record(game, seats, seat.index, action, events, state, new_state, user=user, key=idempotency_key)
+        move = record_move(game, seats, seat.index, action, events, state, new_state, user=user, key=idempotency_key)
     return MoveResult(game, seats, move)
 
 
 @transaction.atomic
 def resign(*, game_id: str, user: User) -> MoveResult:
-    game, seats = _lock(game_id, user)
-    seat = _seat_of(seats, user)
+    game, seats = lock_game(game_id, user)
+    seat = seat_of(seats, user)
     _require_active(game)
     return MoveResult(game, seats, _resign_seat(game, seats, seat, user=user, by_server=""))
 
@@ -456,7 +456,7 @@ def _resign_seat(game: Game, seats: list[Seat], seat: Seat, *, user: User | None
     seat.resigned = True
     seat.save(update_fields=["resigned"])
     action = {"type": "resign"}
-    return _record(game, seats, seat.index, action, events, state, new_state, user=user, by_server=by_server)
+    return record_move(game, seats, seat.index, action, events, state, new_state, user=user, by_server=by_server)
 
 
 def play_bot_moves(*, game_id: str, limit: int = MAX_SERVER_ACTIONS) -> int:
@@ -464,7 +464,7 @@ def play_bot_moves(*, game_id: str, limit: int = MAX_SERVER_ACTIONS) -> int:
     played = 0
     while played < limit:
         with transaction.atomic():
-            game, seats = _lock(game_id, None, check_visibility=False)
+            game, seats = lock_game(game_id, None, check_visibility=False)
             if game.status != GameStatus.ACTIVE or game.to_act_seat is None:
                 break
             seat = seats[game.to_act_seat]
@@ -479,7 +479,7 @@ def play_bot_moves(*, game_id: str, limit: int = MAX_SERVER_ACTIONS) -> int:
 def apply_timeout(*, game_id: str, now=None) -> bool:
     """Handle an overdue turn by the game's policy. False when it was not (or no longer) due."""
     now = now or timezone.now()
-    game, seats = _lock(game_id, None, check_visibility=False)
+    game, seats = lock_game(game_id, None, check_visibility=False)
     if game.status != GameStatus.ACTIVE or game.deadline is None or game.deadline > now or game.to_act_seat is None:
         return False
     seat = seats[game.to_act_seat]
@@ -516,16 +516,18 @@ def _play_for(game: Game, seats: list[Seat], seat: Seat, *, level: str, by_serve
     history = advice.seat_history(game, seat.index) if level == "expert" else None
     action = choose_action(game.kind, state, seat.index, level, rng, history=history)
     new_state, events = rules.apply(state, seat.index, action)
-    return _record(game, seats, seat.index, action, events, state, new_state, user=None, by_server=by_server)
+    return record_move(game, seats, seat.index, action, events, state, new_state, user=None, by_server=by_server)
 
 
 # --- shared steps ----------------------------------------------------------------------------
 
 
-def _lock(
+def lock_game(
     game_id: str, user: User | None, *, invite_token: str = "", check_visibility: bool = True
 ) -> tuple[Game, list[Seat]]:
-    """The game, locked for this transaction, and its seats; NotFound when the user may not see it."""
+    """The game, locked for this transaction, and its seats; NotFound when the user may not see it.
+    Every change to a game starts here (the services below, and the rooms that play moves for a
+    player, such as standing orders)."""
     # get() and a Python sort rather than first() and ORDER BY: the same rows, with less SQL to
     # build on the path every move takes. The seats are read in a statement of their own, after the
     # lock is held: read in one statement with the locked game, they would be as they were before
@@ -544,7 +546,7 @@ def _lock(
     return game, seats
 
 
-def _seat_of(seats: list[Seat], user: User) -> Seat:
+def seat_of(seats: list[Seat], user: User) -> Seat:
     for seat in seats:
         if seat.user_id == user.pk:
             return seat
@@ -567,7 +569,7 @@ def _hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def _record(
+def record_move(
     game: Game,
     seats: list[Seat],
     seat_index: int,
@@ -580,7 +582,8 @@ def _record(
     key: str = "",
     by_server: str = "",
 ) -> Move:
-    """Append the move and save the new snapshot: a constant number of queries."""
+    """Append the move and save the new snapshot: a constant number of queries. The caller holds the
+    game's lock (`lock_game`) and has checked the action with the engine."""
     rules = get_rules(game.kind)
     now = timezone.now()
     previous_to_act = rules.to_act(old_state)

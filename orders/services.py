@@ -16,7 +16,7 @@ from games.engine import get_rules
 from games.engine.orders import BadOrders, preset_orders, standing_order_action, validate_orders
 from games.errors import Conflict, Invalid, NotFound
 from games.models import Game, GameStatus, Move, Seat
-from games.services import _lock, _record, _seat_of, seat_preference
+from games.services import lock_game, record_move, seat_of, seat_preference
 from notifications.models import NotificationKind
 from notifications.outbox import notify
 
@@ -41,8 +41,8 @@ def set_orders(
     """Replace the player's orders for this game with `rules` (or a ready-made set) and `limit`
     (exactly one of turns, until, until_i_move). On their turn, the orders start at once."""
     with transaction.atomic():
-        game, seats = _lock(game_id, user)
-        seat = _seat_of(seats, user)
+        game, seats = lock_game(game_id, user)
+        seat = seat_of(seats, user)
         if game.status not in (GameStatus.OPEN, GameStatus.ACTIVE) or seat.resigned:
             raise Conflict(f"The game is {game.status}: there is nothing left to order.", "game_over")
         try:
@@ -74,15 +74,15 @@ def set_orders(
 
 def cancel_orders(*, game_id: str, user: User) -> None:
     with transaction.atomic():
-        _, seats = _lock(game_id, user)
-        seat = _seat_of(seats, user)
+        _, seats = lock_game(game_id, user)
+        seat = seat_of(seats, user)
         StandingOrders.objects.filter(seat=seat).delete()
 
 
 def orders_for(*, game: Game, user: User) -> StandingOrders:
     """The player's orders for the game (NotFound when they have none), with `ended` brought up to
     date for reading (orders that a hand move or the game's end stopped say so)."""
-    seat = _seat_of(list(game.seats.all()), user)
+    seat = seat_of(list(game.seats.all()), user)
     try:
         orders = StandingOrders.objects.get(seat=seat)
     except StandingOrders.DoesNotExist:
@@ -137,7 +137,7 @@ def play_orders(*, game_id: str) -> int:
     played = 0
     while played < MAX_ACTIONS_A_TURN:
         with transaction.atomic():
-            game, seats = _lock(game_id, None, check_visibility=False)
+            game, seats = lock_game(game_id, None, check_visibility=False)
             if game.status != GameStatus.ACTIVE or game.to_act_seat is None:
                 break
             seat = seats[game.to_act_seat]
@@ -219,7 +219,7 @@ def _play(game: Game, seats: list[Seat], seat: Seat, orders: StandingOrders, act
     rules = get_rules(game.kind)
     turn_started = game.turn_started_at
     new_state, events = rules.apply(state, seat.index, action)
-    move = _record(game, seats, seat.index, action, events, state, new_state, user=None, by_server=BY_ORDER)
+    move = record_move(game, seats, seat.index, action, events, state, new_state, user=None, by_server=BY_ORDER)
     orders.played = [*orders.played, {"version": move.seq, "action": action}][-MAX_PLAYED_KEPT:]
     passed = game.status != GameStatus.ACTIVE or game.turn_started_at != turn_started
     if passed:
