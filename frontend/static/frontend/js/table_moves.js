@@ -43,7 +43,7 @@ export const sendingMoves = {
     try {
       const result = await postJson(this.root.dataset.movesUrl, { action, version: this.game.version },
         { idempotencyKey: newIdempotencyKey() });
-      if (action.type === "meld") this.selected = [];
+      if (action.type === "meld" || action.type === "discard") this.selected = [];
       this.busy = false;
       await this.update(result.game, { afterAction: true });
       announce(this.region.announcer, [...describeMove(result.move, this.ctx),
@@ -94,7 +94,8 @@ export const sendingMoves = {
     const focused = document.activeElement;
     if (focused && focused !== document.body && this.root.contains(focused)) return;
     const target = this.game.is_your_turn
-      ? this.region.actions.querySelector("button:not([data-resign])") || this.region.hand.querySelector("button")
+      ? this.region.actions.querySelector("button:not([data-resign])") || this.region.hand.querySelector("button.discard")
+        || this.region.hand.querySelector("button")
       : null;
     (target || this.region.status).focus();
   },
@@ -144,6 +145,14 @@ export const sendingMoves = {
             gettext("Clear selection")));
         }
       }
+    }
+    const discard = g.is_your_turn ? this.selectedDiscard() : null;
+    if (discard) {
+      // A tapped card is discarded from the action bar, first among the buttons.
+      buttons.unshift(h("button", { type: "button", class: "action discard-selected",
+        "aria-label": format(gettext("Discard the selected card, %(card)s"), { card: cardName(discard.card) }),
+        dataset: { key: "discard-selected", action: JSON.stringify(discard) } },
+      format(gettext("Discard %(card)s"), { card: cardLabel(discard.card) })));
     }
     const me = g.your_seat === null ? null : this.seat(g.your_seat);
     const stillIn = me && !(me.public || {}).eliminated && (me.public || {}).in_game !== false;
