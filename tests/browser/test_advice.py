@@ -28,7 +28,6 @@ def test_the_table_shows_advice_on_your_turn_and_the_review_after_the_game(new_p
     )
     services.join_game(game_id=game.public_id, user=bob)
     page = new_page()
-    page.on("dialog", lambda dialog: dialog.accept())
     log_in(page, live_server.url, "alice", "en")
     page.goto(f"{live_server.url}/games/{game.public_id}/")
     assert page.locator("#table-title").get_by_text("unrated").count() == 1
@@ -45,6 +44,7 @@ def test_the_table_shows_advice_on_your_turn_and_the_review_after_the_game(new_p
     play(game, bob, lambda action: action["type"] == "draw_stock")
     play(game, bob, lambda action: action["type"] == "discard")
     page.get_by_role("button", name="Resign").click()
+    page.get_by_role("button", name="Yes, resign").click()
     page.get_by_role("heading", name="Final ranking").wait_for(timeout=10_000)
 
     section = page.locator("#review-section")

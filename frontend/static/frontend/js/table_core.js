@@ -34,6 +34,7 @@ export class Table {
     this.deadlineAt = null;
     this.replay = null; // { index, playing }
     this.replayTimer = null;
+    this.confirmingResign = false;
     this.timeZone = root.dataset.timeZone || undefined;
     // How the page names seated players (the server's "Name (@username)"), by seat index.
     const seatNames = document.getElementById("seat-names");
@@ -167,7 +168,7 @@ export class Table {
     else if (button.dataset.toggle) this.toggle(button.dataset.toggle);
     else if (button.dataset.meld !== undefined) this.meldSelected();
     else if (button.dataset.clear !== undefined) this.clearSelection();
-    else if (button.dataset.resign !== undefined) this.resign();
+    else if (button.dataset.resign !== undefined) this.resign(button.dataset.resign);
     else if (button.dataset.replay) this.replayControl(button.dataset.replay);
   }
 

@@ -41,6 +41,10 @@ export const historyAndReplay = {
   },
 
   renderHistory() {
+    const list = this.region.history;
+    // The newest move stays in view unless the reader has scrolled back to an older one.
+    const atEnd = !this.historyShown || list.scrollHeight - list.scrollTop - list.clientHeight < 8;
+    this.historyShown = true;
     const items = [];
     if (this.openingDealShown()) {
       items.push(h("li", { class: "deal", value: "0" }, this.dealSentences().join(" ")));
@@ -49,7 +53,10 @@ export const historyAndReplay = {
       items.push(h("li", { value: String(move.seq), class: this.replay && this.replay.index === move.seq ? "current" : "" },
         describeMove(move, this.ctx).join(" ")));
     }
-    updateRegion(this.region.history, items);
+    updateRegion(list, items);
+    const current = list.querySelector("li.current");
+    if (current) list.scrollTop = current.offsetTop - list.clientHeight / 2;
+    else if (atEnd) list.scrollTop = list.scrollHeight;
   },
 
   replayControl(command) {

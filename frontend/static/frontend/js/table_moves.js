@@ -57,8 +57,17 @@ export const sendingMoves = {
     }
   },
 
-  async resign() {
-    if (this.busy || !window.confirm(gettext("Resign this game? This cannot be undone."))) return;
+  // Resigning asks first, in the action bar: "Resign" opens the question, its answer resigns or goes back.
+  async resign(step = "") {
+    if (this.busy) return;
+    if (step !== "confirm") {
+      this.confirmingResign = step === "";
+      this.renderActions();
+      const target = this.region.actions.querySelector(this.confirmingResign ? '[data-resign="cancel"]' : "[data-resign]");
+      if (target) target.focus();
+      return;
+    }
+    this.confirmingResign = false;
     this.setBusy(true);
     try {
       const fresh = await postJson(this.root.dataset.resignUrl, {});
@@ -156,7 +165,14 @@ export const sendingMoves = {
     }
     const me = g.your_seat === null ? null : this.seat(g.your_seat);
     const stillIn = me && !(me.public || {}).eliminated && (me.public || {}).in_game !== false;
-    if (g.status === "active" && stillIn) {
+    if (g.status === "active" && stillIn && this.confirmingResign) {
+      extra.unshift(h("div", { class: "resign-question", role: "group", "aria-labelledby": "resign-question" },
+        h("p", { id: "resign-question" }, gettext("Resign this game? This cannot be undone.")),
+        h("button", { type: "button", class: "danger", dataset: { key: "resign-confirm", resign: "confirm" } },
+          gettext("Yes, resign")),
+        h("button", { type: "button", class: "secondary", dataset: { key: "resign-cancel", resign: "cancel" } },
+          gettext("Keep playing"))));
+    } else if (g.status === "active" && stillIn) {
       buttons.push(h("button", { type: "button", class: "danger resign", dataset: { key: "resign", resign: "" } },
         gettext("Resign")));
     }
