@@ -43,6 +43,7 @@ def how_to_play(request: HttpRequest) -> HttpResponse:
 def home(request: HttpRequest) -> HttpResponse:
     context: dict[str, Any] = {}
     if request.user.is_authenticated:
+        context["first_visit"] = request.session.pop("just_signed_up", False)
         mine = [summarize(game, request.user) for game in selectors.games_for(request.user, player=request.user)[:200]]
         # games_for puts the games awaiting the viewer first, the nearest deadline first.
         context["awaiting"] = [g for g in mine if g["is_your_turn"]]
@@ -203,6 +204,8 @@ def game_table(request: HttpRequest, game_id: str) -> HttpResponse:
         "seat_names": {s.index: {"username": s.user.username, "label": seat_label(s)} for s in seats if s.user_id},
         "my_seat": me,
         "is_creator": user is not None and game.creator_id == user.pk,
+        # A game starts early only with a second player seated (the page reloads when one joins).
+        "can_start": sum(1 for s in seats if s.is_taken) >= 2,
         "invited_me": user is not None and any(s.invited_user_id == user.pk and not s.is_taken for s in seats),
         "invite_token": invite_token if me is None else "",
         "can_join": user is not None and me is None and detail["open_seats"] > 0,

@@ -6,6 +6,16 @@ import { format, formatDateTime, gettext, language, listOf, ngettext, number, pa
 
 const POLL_MS = 10000;
 const KINDS = { scat: gettext("Scat (31)"), scattle: gettext("Scattle!") };
+// The API names a computer player "bot (level)"; the page names it as the card table does.
+const BOT_NAMES = {
+  random: () => gettext("Computer (random)"),
+  good: () => gettext("Computer (good)"),
+  expert: () => gettext("Computer (expert)"),
+};
+const shownName = (name) => {
+  const bot = /^bot \((\w+)\)$/.exec(name);
+  return bot && BOT_NAMES[bot[1]] ? BOT_NAMES[bot[1]]() : name;
+};
 const FORMATS = { swiss: gettext("Swiss"), round_robin: gettext("round robin") };
 
 function when(iso) {
@@ -257,7 +267,7 @@ function roundsList(t, me) {
         { class: table.players.includes(me) ? "mine" : null },
         h("a", { href: `/games/${encodeURIComponent(table.game)}/`, text: format(gettext("Table %(number)s"), { number: table.number }) }),
         ": ",
-        listOf(table.players),
+        listOf(table.players.map(shownName)),
         table.status === "finished" ? ` · ${gettext("finished")}` : "",
       ),
     );
