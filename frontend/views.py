@@ -29,6 +29,7 @@ from social import friends
 from .errors import error_message
 from .forms import KIND_LABELS, NewGameForm, default_label, duration_label
 from .option_texts import option_label
+from .rules_text import RULE_FILES, full_rules
 
 LIST_LIMIT = 50
 INVITE_LINK_SESSION_KEY = "frontend.invite_link"
@@ -38,6 +39,26 @@ def how_to_play(request: HttpRequest) -> HttpResponse:
     """Both games in a few sentences, and how each one ends (the hand limit as the engine has it)."""
     max_hands = next(spec["default"] for spec in get_rules("scat").option_specs() if spec["name"] == "max_hands")
     return render(request, "frontend/how_to_play.html", {"max_hands": max_hands})
+
+
+def _cards(*codes: str) -> list[dict[str, Any]]:
+    """Cards for an illustration, as the page draws them (frontend/_card_face.html)."""
+    return [{"rank": "10" if c[0] == "T" else c[0], "suit": c[1], "red": c[1] in "HD"} for c in codes]
+
+
+def how_to_play_game(request: HttpRequest, kind: str) -> HttpResponse:
+    """One game: a short illustrated summary in the reader's language, then the full rules (English)."""
+    if kind not in RULE_FILES:
+        raise Http404
+    examples = {
+        "scat": [_cards("KS", "TS", "4H"), _cards("AH", "KH", "QH")],
+        "scattle": [_cards("7H", "7D", "7C"), _cards("4S", "5S", "6S")],
+    }[kind]
+    return render(
+        request,
+        f"frontend/how_to_play_{kind}.html",
+        {"kind": kind, "kind_label": KIND_LABELS[kind], "examples": examples, "rules": full_rules(kind)},
+    )
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -109,7 +130,8 @@ def time_control_label(game: Game) -> str:
 
 @login_required
 def new_game(request: HttpRequest) -> HttpResponse:
-    form = NewGameForm(request.POST or None)
+    kind = request.GET.get("kind", "")  # from a game's How to play page
+    form = NewGameForm(request.POST or None, initial={"kind": kind} if kind in KIND_LABELS else None)
     again = request.GET.get("again", "")  # "Play again": the form as that game was set up
     # Checked like an id in a path: PostgreSQL answers a NUL in text with an error (a 500).
     if request.method == "GET" and re.fullmatch(PublicIdConverter.regex, again):
