@@ -18,7 +18,9 @@ pytestmark = [pytest.mark.services]
         ("fa", None, None, None),
     ],
 )
-def test_a_refused_field_says_why_beside_itself(transactional_db, new_page, live_server, language, create, no_name, pairs):
+def test_a_refused_field_says_why_beside_itself(
+    transactional_db, new_page, live_server, language, create, no_name, pairs
+):
     make_user("alice")
     page = new_page(width=390, height=844)
     log_in(page, live_server.url, "alice", language)
