@@ -125,6 +125,8 @@ def test_a_resignation_reads_right_to_each_side_and_the_clock_controls_go(new_pa
         # Over, the players hold tokens (the winner the kitty's too), as the final ranking counts them.
         page.locator("#players").get_by_text("6 tokens").first.wait_for()  # his 3, and her 3 from the kitty
         assert page.locator("#players").get_by_text(re.compile(r"\d+ lives?$")).count() == 0
+        # Where lives turn into tokens, the status says why.
+        assert "the winner takes the kitty" in page.locator("#status .kitty-note").inner_text()
         assert not page.get_by_text("Add this deadline to my calendar").is_visible()
         assert not page.get_by_role("button", name="Notify me on this device").is_visible()
         assert page.errors == []

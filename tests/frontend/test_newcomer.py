@@ -40,3 +40,17 @@ def test_starting_early_waits_for_a_second_player(alice, bob):
 def test_the_api_docs_link_back_to_the_site(db):
     html = Client().get("/api/docs/").content.decode()
     assert '<a href="/">Back to Slowhand</a>' in html
+
+
+def test_a_notice_of_a_moment_ago_reads_just_now_and_an_older_one_its_age(alice):
+    import datetime as dt
+
+    from django.utils import timezone, translation
+
+    from frontend.templatetags.localized import ago
+
+    with translation.override("en"):
+        assert ago(timezone.now()) == "just now"
+        assert ago(timezone.now() - dt.timedelta(minutes=5)) == "5\xa0minutes ago"
+    with translation.override("fa"):
+        assert "\u06f5" in ago(timezone.now() - dt.timedelta(minutes=5))
