@@ -111,3 +111,31 @@ def test_the_keyboard_selects_and_discards(transactional_db, new_page, live_serv
     page.keyboard.press("Enter")
     page.locator("#status .turn.mine").wait_for(state="detached")
     assert not page.errors, page.errors
+
+
+def test_the_replay_shows_the_cards_and_steps_by_key(transactional_db, new_page, live_server):
+    game = scat_for(2)
+    page = open_table(new_page, live_server, game, PHONE, "en")
+    page.get_by_role("button", name="Draw from stock", exact=True).click()
+    page.locator("#hand .card-toggle").first.click()
+    page.locator("#actions").get_by_role("button", name=re.compile(r"^Discard ")).click()
+    page.locator("#status .turn.mine").wait_for(state="detached")
+    page.get_by_role("button", name="Resign").click()
+    page.get_by_role("button", name="Yes, resign").click()
+    page.get_by_role("heading", name="Final ranking").wait_for()
+    page.get_by_role("button", name="Replay the moves").click()
+    replay = page.locator("#replay")
+    assert replay.get_by_text("Before the first move").is_visible()
+    # The viewer's hand as it was dealt, and the card turned up, drawn as cards.
+    assert replay.locator(".replay-hand .face").count() == 3
+    assert replay.locator(".replay-cards [role=img]").get_attribute("aria-label").startswith("Top of the discard pile: ")
+    page.keyboard.press("ArrowRight")
+    replay.get_by_text(re.compile(r"After move 1 of \d+")).wait_for()
+    assert replay.locator(".replay-hand .face").count() == 4  # she drew
+    page.keyboard.press("ArrowRight")
+    replay.get_by_text(re.compile(r"After move 2 of \d+")).wait_for()
+    assert replay.locator(".replay-hand .face").count() == 3  # and threw one away
+    page.keyboard.press("Home")
+    replay.get_by_text("Before the first move").wait_for()
+    assert axe_violations(page) == []
+    assert not page.errors, page.errors

@@ -80,9 +80,10 @@ export class Table {
   }
 
   start() {
-    for (const name of ["hand", "actions", "replay"]) {
+    for (const name of ["hand", "actions", "replay", "review"]) {
       this.region[name].addEventListener("click", (event) => this.onClick(event));
     }
+    this.region.replay.addEventListener("keydown", (event) => this.onReplayKey(event));
     document.addEventListener("visibilitychange", () => {
       if (!document.hidden && !this.stream) this.schedulePoll(0);
     });
@@ -170,6 +171,7 @@ export class Table {
     else if (button.dataset.clear !== undefined) this.clearSelection();
     else if (button.dataset.resign !== undefined) this.resign(button.dataset.resign);
     else if (button.dataset.replay) this.replayControl(button.dataset.replay);
+    else if (button.dataset.replayAt) this.replayAt(Number(button.dataset.replayAt));
   }
 
   render() {
