@@ -128,7 +128,9 @@ def test_the_replay_shows_the_cards_and_steps_by_key(transactional_db, new_page,
     assert replay.get_by_text("Before the first move").is_visible()
     # The viewer's hand as it was dealt, and the card turned up, drawn as cards.
     assert replay.locator(".replay-hand .face").count() == 3
-    assert replay.locator(".replay-cards [role=img]").get_attribute("aria-label").startswith("Top of the discard pile: ")
+    assert (
+        replay.locator(".replay-cards [role=img]").get_attribute("aria-label").startswith("Top of the discard pile: ")
+    )
     page.keyboard.press("ArrowRight")
     replay.get_by_text(re.compile(r"After move 1 of \d+")).wait_for()
     assert replay.locator(".replay-hand .face").count() == 4  # she drew
