@@ -54,3 +54,13 @@ def test_a_notice_of_a_moment_ago_reads_just_now_and_an_older_one_its_age(alice)
         assert ago(timezone.now() - dt.timedelta(minutes=5)) == "5\xa0minutes ago"
     with translation.override("fa"):
         assert "\u06f5" in ago(timezone.now() - dt.timedelta(minutes=5))
+
+
+def test_every_page_tells_its_scripts_the_readers_time_zone(alice):
+    alice.time_zone = "Europe/Istanbul"
+    alice.save(update_fields=["time_zone"])
+    client = Client()
+    client.force_login(alice)
+    for path in ("/", "/tournaments/", "/notifications/"):
+        assert 'data-time-zone="Europe/Istanbul"' in client.get(path).content.decode(), path
+    assert 'data-time-zone="UTC"' in Client().get("/tournaments/").content.decode()
