@@ -75,6 +75,7 @@ def signup_finish(request: HttpRequest, token: str) -> HttpResponse:
             form.add_error("username", exc)
         else:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            request.session["just_signed_up"] = True  # home greets a newcomer with "Welcome", not "Welcome back"
             return redirect(safe_next(request, asked.next_url))
     return render(request, "accounts/signup_finish.html", {**context, "form": form})
 
@@ -92,6 +93,8 @@ class PasswordForm(PasswordChangeForm):
     def __init__(self, user: User, *args: Any, client_address: str = "", **kwargs: Any) -> None:
         super().__init__(user, *args, **kwargs)
         self.client_address = client_address
+        # The form sits half-way down the settings page: the page opens at its top.
+        self.fields["old_password"].widget.attrs.pop("autofocus", None)
 
     def clean_old_password(self) -> str:
         # A password check like a login's, and the same prize (the next step sets a new password):

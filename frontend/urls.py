@@ -12,6 +12,7 @@ urlpatterns = [
     path("games/<public_id:game_id>/", views.game_table, name="game"),
     path("notifications/", views.notifications_page, name="notifications"),
     path("how-to-play/", views.how_to_play, name="how_to_play"),
+    path("how-to-play/<slug:kind>/", views.how_to_play_game, name="how_to_play_game"),
     path("manifest.webmanifest", app_shell.manifest, name="manifest"),
     path("sw.js", app_shell.service_worker, name="service-worker"),
     path("favicon.ico", app_shell.favicon, name="favicon"),

@@ -31,6 +31,7 @@ from stats.models import Rating
 
 from .forms import NewGameForm, default_label
 from .option_texts import option_label
+from .rules_text import RULE_FILES, full_rules
 
 LIST_LIMIT = 50
 INVITE_LINK_SESSION_KEY = "frontend.invite_link"
@@ -42,9 +43,30 @@ def how_to_play(request: HttpRequest) -> HttpResponse:
     return render(request, "frontend/how_to_play.html", {"max_hands": max_hands})
 
 
+def _cards(*codes: str) -> list[dict[str, Any]]:
+    """Cards for an illustration, as the page draws them (frontend/_card_face.html)."""
+    return [{"rank": "10" if c[0] == "T" else c[0], "suit": c[1], "red": c[1] in "HD"} for c in codes]
+
+
+def how_to_play_game(request: HttpRequest, kind: str) -> HttpResponse:
+    """One game: a short illustrated summary in the reader's language, then the full rules (English)."""
+    if kind not in RULE_FILES:
+        raise Http404
+    examples = {
+        "scat": [_cards("KS", "TS", "4H"), _cards("AH", "KH", "QH")],
+        "scattle": [_cards("7H", "7D", "7C"), _cards("4S", "5S", "6S")],
+    }[kind]
+    return render(
+        request,
+        f"frontend/how_to_play_{kind}.html",
+        {"kind": kind, "kind_label": KIND_LABELS[kind], "examples": examples, "rules": full_rules(kind)},
+    )
+
+
 def home(request: HttpRequest) -> HttpResponse:
     context: dict[str, Any] = {}
     if request.user.is_authenticated:
+        context["first_visit"] = request.session.pop("just_signed_up", False)
         mine = [summarize(game, request.user) for game in selectors.games_for(request.user, player=request.user)[:200]]
         # games_for puts the games awaiting the viewer first, the nearest deadline first.
         context["awaiting"] = [g for g in mine if g["is_your_turn"]]
@@ -110,7 +132,8 @@ def time_control_label(game: Game) -> str:
 
 @login_required
 def new_game(request: HttpRequest) -> HttpResponse:
-    form = NewGameForm(request.POST or None)
+    kind = request.GET.get("kind", "")  # from a game's How to play page
+    form = NewGameForm(request.POST or None, initial={"kind": kind} if kind in KIND_LABELS else None)
     again = request.GET.get("again", "")  # "Play again": the form as that game was set up
     # Checked like an id in a path: PostgreSQL answers a NUL in text with an error (a 500).
     if request.method == "GET" and re.fullmatch(PublicIdConverter.regex, again):
@@ -205,6 +228,8 @@ def game_table(request: HttpRequest, game_id: str) -> HttpResponse:
         "seat_names": {s.index: {"username": s.user.username, "label": seat_label(s)} for s in seats if s.user_id},
         "my_seat": me,
         "is_creator": user is not None and game.creator_id == user.pk,
+        # A game starts early only with a second player seated (the page reloads when one joins).
+        "can_start": sum(1 for s in seats if s.is_taken) >= 2,
         "invited_me": user is not None and any(s.invited_user_id == user.pk and not s.is_taken for s in seats),
         "invite_token": invite_token if me is None else "",
         "can_join": user is not None and me is None and detail["open_seats"] > 0,

@@ -6,6 +6,7 @@ writes one. Each filter touches only the value it is given, never the text aroun
     {{ left|timeuntil|digits }}     a text made of figures (a duration), in the language's digits
     {{ when|local_date }}           Dec 4, 2026 / 4 Ara 2026 / ۱۳ آذر ۱۴۰۵
     {{ when|local_datetime }}       the same with the time of day
+    {{ when|ago }}                  "just now" within a minute, else "5 minutes ago", in the language
 
 In {% blocktranslate count n=x %}, `n` stays the number that picks the plural; pass the written
 number beside it: {% blocktranslate count n=x with shown=x|number %}{{ shown }} …
@@ -18,6 +19,9 @@ from __future__ import annotations
 import datetime as dt
 
 from django import template
+from django.utils import timezone
+from django.utils.timesince import timesince
+from django.utils.translation import gettext as _
 
 from config import l10n
 
@@ -57,3 +61,13 @@ def local_date(value: dt.date | None) -> str:
 @register.filter
 def local_datetime(value: dt.datetime | None) -> str:
     return l10n.format_datetime(value)
+
+
+@register.filter
+def ago(value: dt.datetime | None) -> str:
+    """How long ago, never "0 minutes ago": under a minute reads "just now"."""
+    if value is None:
+        return ""
+    if timezone.now() - value < dt.timedelta(minutes=1):
+        return _("just now")
+    return _("%(ago)s ago") % {"ago": l10n.digits(timesince(value))}

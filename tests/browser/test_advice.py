@@ -28,7 +28,6 @@ def test_the_table_shows_advice_on_your_turn_and_the_review_after_the_game(new_p
     )
     services.join_game(game_id=game.public_id, user=bob)
     page = new_page()
-    page.on("dialog", lambda dialog: dialog.accept())
     log_in(page, live_server.url, "alice", "en")
     page.goto(f"{live_server.url}/games/{game.public_id}/")
     assert page.locator("#table-title").get_by_text("unrated").count() == 1
@@ -45,6 +44,7 @@ def test_the_table_shows_advice_on_your_turn_and_the_review_after_the_game(new_p
     play(game, bob, lambda action: action["type"] == "draw_stock")
     play(game, bob, lambda action: action["type"] == "discard")
     page.get_by_role("button", name="Resign").click()
+    page.get_by_role("button", name="Yes, resign").click()
     page.get_by_role("heading", name="Final ranking").wait_for(timeout=10_000)
 
     section = page.locator("#review-section")
@@ -55,3 +55,7 @@ def test_the_table_shows_advice_on_your_turn_and_the_review_after_the_game(new_p
     section.locator(".review-list li").first.wait_for(timeout=40_000)
     assert section.locator(".review-list li").count() == 2  # her draw and her discard
     assert section.get_by_text(re.compile(r"^Move 1: Drawing from the stock")).count() == 1
+    # Each line opens the replay where that move was chosen: move 2 (her discard) after move 1.
+    section.get_by_role("button", name="Show move 2 in the replay").click()
+    page.locator("#replay").get_by_text(re.compile(r"After move 1 of \d+")).wait_for()
+    assert page.locator("#replay .replay-hand .face").count() == 4

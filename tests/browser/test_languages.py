@@ -98,7 +98,8 @@ def test_the_table_in_turkish(new_page, live_server, scat_game, artifacts_dir):
     discard = page.get_by_role("button", name=re.compile(r"^At: "))
     discard.first.wait_for()
     assert discard.count() == 4
-    names = page.locator("#hand .card-img").evaluate_all(HAND_NAMES)
+    # On the player's turn to discard, the cards are toggles: a tap selects the one to throw away.
+    names = page.locator("#hand .card-toggle").evaluate_all(HAND_NAMES)
     assert len(names) == 4
     for name in names:
         assert re.fullmatch(r"(maça|kupa|karo|sinek) \w+", name), name

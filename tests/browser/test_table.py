@@ -112,14 +112,21 @@ def test_a_resignation_reads_right_to_each_side_and_the_clock_controls_go(new_pa
         pages[user.username].goto(f"{live_server.url}/games/{game.public_id}/")
         pages[user.username].get_by_text("Add this deadline to my calendar").wait_for()
 
-    pages["alice"].once("dialog", lambda dialog: dialog.accept())
+    # The page asks first, in itself: "Keep playing" goes back, "Yes, resign" resigns.
     pages["alice"].get_by_role("button", name="Resign").click()
+    pages["alice"].get_by_role("button", name="Keep playing").click()
+    assert pages["alice"].get_by_role("button", name="Yes, resign").count() == 0
+    pages["alice"].get_by_role("button", name="Resign").click()
+    assert pages["alice"].evaluate("document.activeElement.textContent") == "Keep playing"
+    pages["alice"].get_by_role("button", name="Yes, resign").click()
     pages["alice"].get_by_text("Everyone but bob resigned.").first.wait_for(timeout=10_000)
     pages["bob"].get_by_text("Everyone else resigned.").first.wait_for(timeout=10_000)
     for page in pages.values():
         # Over, the players hold tokens (the winner the kitty's too), as the final ranking counts them.
         page.locator("#players").get_by_text("6 tokens").first.wait_for()  # his 3, and her 3 from the kitty
         assert page.locator("#players").get_by_text(re.compile(r"\d+ lives?$")).count() == 0
+        # Where lives turn into tokens, the status says why.
+        assert "the winner takes the kitty" in page.locator("#status .kitty-note").inner_text()
         assert not page.get_by_text("Add this deadline to my calendar").is_visible()
         assert not page.get_by_role("button", name="Notify me on this device").is_visible()
         assert page.errors == []

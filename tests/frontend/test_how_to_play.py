@@ -64,3 +64,45 @@ def test_how_to_play_says_standing_orders_are_fair_in_rated_games(client):
     page = client.get("/how-to-play/").content.decode()
     assert "Standing orders are allowed in rated games" in page
     assert "for unrated games only" in page
+
+
+SUMMARIES = {
+    "en": {"scat": "You hold three cards.", "scattle": "You hold five cards."},
+    "tr": {"scat": "Elinizde üç kart vardır.", "scattle": "Elinizde beş kart vardır."},
+    "fa": {"scat": "سه کارت در دست دارید.", "scattle": "پنج کارت در دست دارید."},
+}
+
+
+@pytest.mark.parametrize("language", ["en", "tr", "fa"])
+@pytest.mark.parametrize("kind", ["scat", "scattle"])
+def test_each_game_has_its_page_with_a_summary_in_the_readers_language_and_the_full_rules(language, kind):
+    client = Client()
+    client.cookies["django_language"] = language
+    html = client.get(f"/how-to-play/{kind}/").content.decode()
+    assert SUMMARIES[language][kind] in html
+    # The illustrations are cards the page draws, each row named for screen readers.
+    assert html.count('class="card-img row example" role="img" aria-label=') == 2
+    # The full rules, in English, headings and tables included, their text escaped.
+    assert '<div lang="en" dir="ltr">' in html and "<h3>" in html and '<table class="data">' in html
+    assert "<script" not in html.split('<div lang="en" dir="ltr">')[1].split("</div>")[0]
+
+
+def test_an_unknown_game_has_no_page(client):
+    assert client.get("/how-to-play/poker/").status_code == 404
+
+
+def test_each_game_page_is_reachable_from_the_index_the_form_and_the_table(alice, bob):
+    index = Client().get("/how-to-play/").content.decode()
+    form = page_client(alice).get("/games/new/").content.decode()
+    for kind in ("scat", "scattle"):
+        assert f'href="/how-to-play/{kind}/"' in index and f'href="/how-to-play/{kind}/"' in form
+    from games import services
+
+    game = services.create_game(creator=alice, kind="scattle", num_seats=2)
+    services.join_game(game_id=game.public_id, user=bob)
+    assert 'href="/how-to-play/scattle/"' in page_client(alice).get(f"/games/{game.public_id}/").content.decode()
+
+
+def test_the_summary_starts_a_game_of_its_kind(alice):
+    html = page_client(alice).get("/games/new/?kind=scattle").content.decode()
+    assert '<option value="scattle" selected>' in html

@@ -6,6 +6,16 @@ import { format, formatDateTime, gettext, language, listOf, ngettext, number, pa
 
 const POLL_MS = 10000;
 const KINDS = { scat: gettext("Scat (31)"), scattle: gettext("Scattle!") };
+// The API names a computer player "bot (level)"; the page names it as the card table does.
+const BOT_NAMES = {
+  random: () => gettext("Computer (random)"),
+  good: () => gettext("Computer (good)"),
+  expert: () => gettext("Computer (expert)"),
+};
+const shownName = (name) => {
+  const bot = /^bot \((\w+)\)$/.exec(name);
+  return bot && BOT_NAMES[bot[1]] ? BOT_NAMES[bot[1]]() : name;
+};
 const FORMATS = { swiss: gettext("Swiss"), round_robin: gettext("round robin") };
 
 function when(iso) {
@@ -63,12 +73,40 @@ function refusal(error) {
   if (!(error instanceof ApiError) || error.status === 0 || error.status >= 500) {
     return gettext("Something went wrong; try again.");
   }
-  if (language().startsWith("en")) return error.message;
-  if (REFUSALS[error.code]) return REFUSALS[error.code]();
   const form = document.getElementById("new-tournament");
-  const field = Object.keys(error.details).map((name) => form && form.elements.namedItem(name)).find(Boolean);
+  const field = Object.keys(error.details || {}).map((name) => form && form.elements.namedItem(name)).find(Boolean);
+  // The API's own words name its fields ("name: This field may not be blank."): a field of the form is named
+  // by the form's sentence or label instead, in English too.
+  if (language().startsWith("en") && !field) return error.message;
+  if (REFUSALS[error.code]) return REFUSALS[error.code]();
+  if (field && field.name === "name") return REFUSALS.bad_name();
   const label = field && field.labels && field.labels[0];
   return label ? format(gettext("Check “%(field)s”."), { field: label.textContent.trim() }) : gettext("That is not possible now.");
+}
+
+// A refused field's own sentence, whatever words the API used for it ("name: This field may not be blank.").
+const FIELD_REFUSALS = {
+  name: "bad_name", table_size: "bad_table_size", rounds: "bad_rounds", max_players: "bad_max_players",
+  starts_at: "bad_starts_at",
+};
+
+// Each refused field of the form says why beside itself, and is marked invalid for screen readers.
+function showFieldErrors(form, error) {
+  for (const old of form.querySelectorAll(".field-error")) old.remove();
+  for (const input of form.querySelectorAll("[aria-invalid]")) {
+    input.removeAttribute("aria-invalid");
+    input.removeAttribute("aria-describedby");
+  }
+  if (!(error instanceof ApiError) || !error.details) return;
+  for (const name of Object.keys(error.details)) {
+    const input = form.elements.namedItem(name);
+    if (!input || !input.id) continue;
+    const code = FIELD_REFUSALS[name] === undefined ? error.code : FIELD_REFUSALS[name];
+    const text = REFUSALS[code] ? REFUSALS[code]() : refusal(error);
+    input.setAttribute("aria-invalid", "true");
+    input.setAttribute("aria-describedby", `${input.id}-error`);
+    input.closest(".field").append(h("p", { class: "error field-error", id: `${input.id}-error`, text }));
+  }
 }
 
 function showError(error) {
@@ -152,6 +190,7 @@ function newTournamentForm(root) {
       window.location.assign(tournamentUrl(created.id));
     } catch (error) {
       showError(error);
+      showFieldErrors(form, error);
     } finally {
       submit.disabled = false;
     }
@@ -257,7 +296,7 @@ function roundsList(t, me) {
         { class: table.players.includes(me) ? "mine" : null },
         h("a", { href: `/games/${encodeURIComponent(table.game)}/`, text: format(gettext("Table %(number)s"), { number: table.number }) }),
         ": ",
-        listOf(table.players),
+        listOf(table.players.map(shownName)),
         table.status === "finished" ? ` · ${gettext("finished")}` : "",
       ),
     );

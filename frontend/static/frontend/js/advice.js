@@ -90,7 +90,10 @@ export function renderReview(region, review) {
       ? format(gettext("Move %(seq)s: %(taken)s, the advisor's choice too."), { seq: turn.seq, taken: actionText(turn.taken) })
       : format(gettext("Move %(seq)s: %(taken)s; the advisor: %(best)s (%(cost)s)."),
         { seq: turn.seq, taken: actionText(turn.taken), best: actionText(turn.best), cost: costText(review, turn) });
-    return h("li", { class: turn.costly ? "costly" : "" }, turn.costly ? h("strong", {}, text) : text);
+    // Each line opens the replay at that turn (table_history.js).
+    const open = h("button", { type: "button", class: "link replay-at", dataset: { replayAt: String(turn.seq) },
+      "aria-label": format(gettext("Show move %(seq)s in the replay"), { seq: turn.seq }) }, gettext("Replay"));
+    return h("li", { class: turn.costly ? "costly" : "" }, turn.costly ? h("strong", {}, text) : text, " ", open);
   });
   const note = costly ? format(ngettext("Your costliest turn is in bold, judged from what you knew then.",
     "Your %(count)s costliest turns are in bold, judged from what you knew then.", costly), { count: costly }) : null;

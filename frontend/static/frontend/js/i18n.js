@@ -62,7 +62,9 @@ export function parseNumber(text) {
     .replace(/\u066b/g, ".").replace(/\u066c/g, ""));
 }
 
-function dateTimeFormat(options, timeZone) {
+// One reader, one clock: without a zone of its own, a time is shown in the zone the server writes the page's
+// times in (the player's setting), not the browser's.
+function dateTimeFormat(options, timeZone = document.documentElement.dataset.timeZone || undefined) {
   const { lang, calendar, numberingSystem } = locale();
   try {
     return new Intl.DateTimeFormat(lang, { calendar, numberingSystem, timeZone, ...options });

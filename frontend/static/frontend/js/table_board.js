@@ -44,6 +44,11 @@ export const boardRendering = {
       }
     } else if (g.status === "finished") {
       lines.push(h("p", { class: "turn" }, h("strong", {}, gettext("The game is over."))));
+      if (g.kind === "scat") {
+        // The seats now count tokens, not lives: say why, where the change shows.
+        lines.push(h("p", { class: "help kitty-note" }, gettext(
+          "Each life lost paid a token into the kitty; the winner takes the kitty, so the seats and the ranking now count tokens.")));
+      }
     }
     if (g.your_seat === null) lines.push(h("p", { class: "help" }, gettext("You are watching this game.")));
     const facts = [];

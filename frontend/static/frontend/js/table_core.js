@@ -34,6 +34,7 @@ export class Table {
     this.deadlineAt = null;
     this.replay = null; // { index, playing }
     this.replayTimer = null;
+    this.confirmingResign = false;
     this.timeZone = root.dataset.timeZone || undefined;
     // How the page names seated players (the server's "Name (@username)"), by seat index.
     const seatNames = document.getElementById("seat-names");
@@ -79,9 +80,10 @@ export class Table {
   }
 
   start() {
-    for (const name of ["hand", "actions", "replay"]) {
+    for (const name of ["hand", "actions", "replay", "review"]) {
       this.region[name].addEventListener("click", (event) => this.onClick(event));
     }
+    this.region.replay.addEventListener("keydown", (event) => this.onReplayKey(event));
     document.addEventListener("visibilitychange", () => {
       if (!document.hidden && !this.stream) this.schedulePoll(0);
     });
@@ -167,8 +169,9 @@ export class Table {
     else if (button.dataset.toggle) this.toggle(button.dataset.toggle);
     else if (button.dataset.meld !== undefined) this.meldSelected();
     else if (button.dataset.clear !== undefined) this.clearSelection();
-    else if (button.dataset.resign !== undefined) this.resign();
+    else if (button.dataset.resign !== undefined) this.resign(button.dataset.resign);
     else if (button.dataset.replay) this.replayControl(button.dataset.replay);
+    else if (button.dataset.replayAt) this.replayAt(Number(button.dataset.replayAt));
   }
 
   render() {

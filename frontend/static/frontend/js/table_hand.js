@@ -5,10 +5,12 @@ import { format, gettext } from "./i18n.js";
 
 // Lent to the Table (table_core.js).
 export const handAndSelection = {
+  // Scattle selects the cards of a meld; elsewhere a tap selects the one card to discard.
   toggle(key) {
     const at = this.selected.indexOf(key);
     if (at >= 0) this.selected.splice(at, 1);
-    else this.selected.push(key);
+    else if (this.game.kind === "scattle") this.selected.push(key);
+    else this.selected = [key];
     this.renderHand();
     this.renderActions();
   },
@@ -26,6 +28,13 @@ export const handAndSelection = {
 
   selectedCards() {
     return this.selected.map((key) => key.split("#")[0]);
+  },
+
+  // The discard of the one card selected, when the rules allow it now.
+  selectedDiscard() {
+    const cards = this.selectedCards();
+    if (cards.length !== 1) return null;
+    return this.game.legal_actions.find((a) => a.type === "discard" && a.card === cards[0]) || null;
   },
 
   legalMeld(cards) {
@@ -82,7 +91,7 @@ export const handAndSelection = {
       return;
     }
     const discardable = new Set(g.legal_actions.filter((a) => a.type === "discard").map((a) => a.card));
-    const toggles = g.kind === "scattle" && g.is_your_turn && this.state.phase === "play";
+    const toggles = g.is_your_turn && ((g.kind === "scattle" && this.state.phase === "play") || discardable.size > 0);
     const drawn = this.drawnThisTurn();
     let drawnMarked = false;
     const items = entries.map(({ code, copy, key }) => {

@@ -1,5 +1,5 @@
 // The card table's history: the latest moves, the whole move list and the step-by-step replay.
-import { cardLabel, cardLabels } from "./cards.js";
+import { cardLabels, cardName, namedCard } from "./cards.js";
 import { h, updateRegion } from "./dom.js";
 import { describeEvent, describeMove } from "./events.js";
 import { format, gettext, listOf, ngettext } from "./i18n.js";
@@ -41,6 +41,10 @@ export const historyAndReplay = {
   },
 
   renderHistory() {
+    const list = this.region.history;
+    // The newest move stays in view unless the reader has scrolled back to an older one.
+    const atEnd = !this.historyShown || list.scrollHeight - list.scrollTop - list.clientHeight < 8;
+    this.historyShown = true;
     const items = [];
     if (this.openingDealShown()) {
       items.push(h("li", { class: "deal", value: "0" }, this.dealSentences().join(" ")));
@@ -49,7 +53,10 @@ export const historyAndReplay = {
       items.push(h("li", { value: String(move.seq), class: this.replay && this.replay.index === move.seq ? "current" : "" },
         describeMove(move, this.ctx).join(" ")));
     }
-    updateRegion(this.region.history, items);
+    updateRegion(list, items);
+    const current = list.querySelector("li.current");
+    if (current) list.scrollTop = current.offsetTop - list.clientHeight / 2;
+    else if (atEnd) list.scrollTop = list.scrollHeight;
   },
 
   replayControl(command) {
@@ -83,6 +90,32 @@ export const historyAndReplay = {
       const target = this.region.replay.querySelector(command === "open" ? '[data-replay="next"]' : '[data-replay="open"]');
       if (target) target.focus();
     }
+  },
+
+  // A line of the review opens the replay where that move was chosen: before it, with the hand as it was.
+  replayAt(seq) {
+    const at = this.moves.findIndex((move) => move.seq === seq);
+    if (at < 0) return;
+    this.stopReplayTimer();
+    this.replay = { index: at, playing: false };
+    this.renderReplay();
+    this.renderHistory();
+    const target = this.region.replay.querySelector('[data-replay="next"]');
+    if (target) {
+      target.focus();
+      this.region.replay.scrollIntoView({ block: "nearest" });
+    }
+  },
+
+  // The arrow keys step through the replay (in the reading direction), Home and End go to its ends.
+  onReplayKey(event) {
+    if (!this.replay || event.altKey || event.ctrlKey || event.metaKey) return;
+    const rtl = document.documentElement.dir === "rtl";
+    const commands = { Home: "first", End: "last", ArrowLeft: rtl ? "next" : "previous", ArrowRight: rtl ? "previous" : "next" };
+    const command = commands[event.key];
+    if (!command) return;
+    event.preventDefault();
+    this.replayControl(command);
   },
 
   stopReplayTimer() {
@@ -133,10 +166,16 @@ export const historyAndReplay = {
       h("div", { class: "replay-board", "aria-live": "polite" },
         h("p", {}, h("strong", {}, position)),
         h("p", {}, sentences.join(" ")),
-        h("p", {}, top ? format(gettext("Top of the discard pile: %(card)s"), { card: cardLabel(top) }) : null,
-          board.stock !== null ? [" · ", format(ngettext("Stock: %(count)s card", "Stock: %(count)s cards", board.stock),
-            { count: board.stock })] : null),
-        board.hand ? h("p", {}, format(gettext("Your hand: %(cards)s"), { cards: cardLabels(board.hand) || "—" })) : null,
+        // The cards as they lay: the top of the discard pile, and the viewer's own hand.
+        h("div", { class: "replay-cards" },
+          top ? h("p", {}, namedCard(top, format(gettext("Top of the discard pile: %(card)s"), { card: cardName(top) }), "small"),
+            " ", h("span", { "aria-hidden": "true" }, gettext("Discard pile"))) : null,
+          board.stock !== null ? h("p", {}, format(ngettext("Stock: %(count)s card", "Stock: %(count)s cards", board.stock),
+            { count: board.stock })) : null),
+        board.hand ? h("div", { class: "replay-hand" },
+          h("p", {}, format(gettext("Your hand: %(cards)s"), { cards: cardLabels(board.hand) || "—" })),
+          h("p", { class: "card-img row", "aria-hidden": "true" }, board.hand.map((code) => namedCard(code, "", "small"))))
+          : null,
         h("ul", { class: "replay-seats" }, seats)),
     ]);
   },

@@ -43,7 +43,7 @@ export const sendingMoves = {
     try {
       const result = await postJson(this.root.dataset.movesUrl, { action, version: this.game.version },
         { idempotencyKey: newIdempotencyKey() });
-      if (action.type === "meld") this.selected = [];
+      if (action.type === "meld" || action.type === "discard") this.selected = [];
       this.busy = false;
       await this.update(result.game, { afterAction: true });
       announce(this.region.announcer, [...describeMove(result.move, this.ctx),
@@ -57,8 +57,17 @@ export const sendingMoves = {
     }
   },
 
-  async resign() {
-    if (this.busy || !window.confirm(gettext("Resign this game? This cannot be undone."))) return;
+  // Resigning asks first, in the action bar: "Resign" opens the question, its answer resigns or goes back.
+  async resign(step = "") {
+    if (this.busy) return;
+    if (step !== "confirm") {
+      this.confirmingResign = step === "";
+      this.renderActions();
+      const target = this.region.actions.querySelector(this.confirmingResign ? '[data-resign="cancel"]' : "[data-resign]");
+      if (target) target.focus();
+      return;
+    }
+    this.confirmingResign = false;
     this.setBusy(true);
     try {
       const fresh = await postJson(this.root.dataset.resignUrl, {});
@@ -94,7 +103,8 @@ export const sendingMoves = {
     const focused = document.activeElement;
     if (focused && focused !== document.body && this.root.contains(focused)) return;
     const target = this.game.is_your_turn
-      ? this.region.actions.querySelector("button:not([data-resign])") || this.region.hand.querySelector("button")
+      ? this.region.actions.querySelector("button:not([data-resign])") || this.region.hand.querySelector("button.discard")
+        || this.region.hand.querySelector("button")
       : null;
     (target || this.region.status).focus();
   },
@@ -145,9 +155,24 @@ export const sendingMoves = {
         }
       }
     }
+    const discard = g.is_your_turn ? this.selectedDiscard() : null;
+    if (discard) {
+      // A tapped card is discarded from the action bar, first among the buttons.
+      buttons.unshift(h("button", { type: "button", class: "action discard-selected",
+        "aria-label": format(gettext("Discard the selected card, %(card)s"), { card: cardName(discard.card) }),
+        dataset: { key: "discard-selected", action: JSON.stringify(discard) } },
+      format(gettext("Discard %(card)s"), { card: cardLabel(discard.card) })));
+    }
     const me = g.your_seat === null ? null : this.seat(g.your_seat);
     const stillIn = me && !(me.public || {}).eliminated && (me.public || {}).in_game !== false;
-    if (g.status === "active" && stillIn) {
+    if (g.status === "active" && stillIn && this.confirmingResign) {
+      extra.unshift(h("div", { class: "resign-question", role: "group", "aria-labelledby": "resign-question" },
+        h("p", { id: "resign-question" }, gettext("Resign this game? This cannot be undone.")),
+        h("button", { type: "button", class: "danger", dataset: { key: "resign-confirm", resign: "confirm" } },
+          gettext("Yes, resign")),
+        h("button", { type: "button", class: "secondary", dataset: { key: "resign-cancel", resign: "cancel" } },
+          gettext("Keep playing"))));
+    } else if (g.status === "active" && stillIn) {
       buttons.push(h("button", { type: "button", class: "danger resign", dataset: { key: "resign", resign: "" } },
         gettext("Resign")));
     }
