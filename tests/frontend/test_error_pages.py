@@ -86,7 +86,7 @@ def test_a_move_that_fails_reports_no_cards_and_no_seed(
     if failing == "the engine's apply":
         monkeypatch.setattr(type(get_rules("scat")), "apply", fail)
     else:
-        monkeypatch.setattr(services, "_record", fail)
+        monkeypatch.setattr(services, "record_move", fail)
     url = f"/api/v1/games/{running_game.public_id}/moves/"
     body = {"action": {"type": "draw_stock"}, "version": running_game.version}
     if flow == "the table page's script":

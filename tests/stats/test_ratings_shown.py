@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 from django.utils import translation
 
-from accounts.models import Rating
+from stats.models import Rating
 from stats.templatetags.ratings_shown import rating_scale, shown_rating
 
 
