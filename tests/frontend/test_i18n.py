@@ -52,7 +52,7 @@ def test_every_string_is_translated(path):
 
 def test_english_is_the_default(client):
     html = client.get("/").content.decode()
-    assert '<html lang="en" dir="ltr">' in html
+    assert '<html lang="en" dir="ltr" ' in html
 
 
 @pytest.mark.parametrize(
@@ -65,7 +65,7 @@ def test_the_language_switcher_remembers_the_choice(client, language, direction,
     assert response["Location"] == "/games/"
     assert client.cookies[settings.LANGUAGE_COOKIE_NAME].value == language
     html = client.get("/").content.decode()
-    assert f'<html lang="{language}" dir="{direction}">' in html
+    assert f'<html lang="{language}" dir="{direction}" ' in html
     assert phrase in html
 
 
