@@ -1,7 +1,8 @@
 """Where another app takes part in a player's turn without the games app importing it: standing
 orders (the orders app) play a turn before the player is told of it, and before a timeout falls.
-The app registers its functions in its AppConfig.ready(), as tournaments hear of a finished game by
-a signal; with none registered, nothing changes."""
+The app registers its functions in its AppConfig.ready(); with none registered, nothing changes. A
+hook, not a domain event (config.events): the orders change what the game core does next (no
+"your turn" yet, no timeout), which a listener cannot."""
 
 from __future__ import annotations
 
