@@ -13,6 +13,39 @@ import uvicorn
 from django.db import connection
 
 
+class RequestsInFlight:
+    """The HTTP requests the tests' servers are answering: a test waits for the last to end before its
+    database is flushed (a request still running would hold locks the flush needs, or find the
+    database gone)."""
+
+    def __init__(self) -> None:
+        self._count = 0
+        self._lock = threading.Lock()
+
+    def wrap(self, app):
+        async def counted(scope, receive, send):
+            if scope["type"] != "http":
+                return await app(scope, receive, send)
+            with self._lock:
+                self._count += 1
+            try:
+                return await app(scope, receive, send)
+            finally:
+                with self._lock:
+                    self._count -= 1
+
+        return counted
+
+    def wait_until_none(self, timeout: float = 10) -> bool:
+        deadline = time.monotonic() + timeout
+        while self._count and time.monotonic() < deadline:
+            time.sleep(0.02)
+        return not self._count
+
+
+requests_in_flight = RequestsInFlight()
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -22,9 +55,11 @@ def free_port() -> int:
 @contextmanager
 def serve_asgi() -> Iterator[str]:
     """config.asgi on a free port; yields its address and stops it (streams are cut after 2 s)."""
+    from config.asgi import application
+
     port = free_port()
     config = uvicorn.Config(
-        "config.asgi:application",
+        requests_in_flight.wrap(application),
         host="127.0.0.1",
         port=port,
         log_level="warning",
