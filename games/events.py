@@ -100,6 +100,19 @@ class InvitationsAnswered(GameEvent):
 
 
 @dataclass(frozen=True, kw_only=True)
+class TableMessagePosted:
+    """A room above the core (table talk) wrote a message at the table and moved the game's revision on
+    to it, so that the game's streams number it with the moves (they read it through
+    games.table_hooks.stream_parts). `recipients`: the other players it is written to."""
+
+    game: Game
+    seats: list[Seat]
+    revision: int
+    author_id: int
+    recipients: list[int]
+
+
+@dataclass(frozen=True, kw_only=True)
 class RemindersDue:
     """The players to act in these seats (each with its game loaded) are past their reminder time."""
 

@@ -76,9 +76,3 @@ def rendered_message(game, seats: list, revision: int, moves: list) -> str | Non
         # The move has committed; its streams can still read it themselves.
         logger.exception("Live events: could not render game %s at revision %s.", game.public_id, revision)
         return None
-
-
-def announce_table_change(game, seats: list) -> None:
-    """A change to the game that is no move and concerns only its streams (table talk): its revision,
-    announced after the commit, and rendered for the streams that follow it."""
-    announce_after_commit(game, seats, [], [])

@@ -5,7 +5,7 @@ processes once it commits."""
 from __future__ import annotations
 
 from accounts.events import CredentialsChanged
-from games.events import GameChanged
+from games.events import GameChanged, TableMessagePosted
 from notifications.events import NoticesRead, NoticesWritten
 
 from . import changes, userlog
@@ -18,6 +18,12 @@ def game_changed(event: GameChanged) -> None:
     events = [UserEvent(user_id, EventKind.GAME, game_id=event.game.pk) for user_id in event.viewers]
     userlog.append(events, event.writes, announce=False)
     changes.announce_after_commit(event.game, event.seats, event.moves, event.viewers)
+
+
+def table_message_posted(event: TableMessagePosted) -> None:
+    """A message at the table is no move and concerns only the game's streams (its players' streams
+    are told by its notice): its revision, announced after the commit."""
+    changes.announce_after_commit(event.game, event.seats, [], [])
 
 
 def notices_written(event: NoticesWritten) -> None:

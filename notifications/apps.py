@@ -10,12 +10,8 @@ class NotificationsConfig(AppConfig):
         from accounts import views as account_views
         from config.events import subscribe
         from games import events as game_events
-        from games import table_hooks
 
         from . import checks, settings_pages, subscribers, table_talk  # noqa: F401  (checks registers the deployment checks)
-
-        # Table talk's "new message" notice (the room that keeps the messages is above this one).
-        table_hooks.register(table_hooks.message_notifiers, table_talk.notify_message)
 
         # The outbox hears the game core's changes inside their transactions (games never imports it).
         subscribe(game_events.InvitationsSent, subscribers.invitations_sent)
@@ -24,6 +20,8 @@ class NotificationsConfig(AppConfig):
         subscribe(game_events.TurnBegan, subscribers.turn_began)
         subscribe(game_events.GameFinished, subscribers.game_finished)
         subscribe(game_events.RemindersDue, subscribers.reminders_due)
+        # Table talk's "new message" notice (the room that keeps the messages is above this one).
+        subscribe(game_events.TableMessagePosted, table_talk.message_posted)
         subscribe(account_events.PasswordChanged, subscribers.password_changed)
         # The settings page belongs to accounts; its notification, device and webhook sections live here.
         account_views.SETTINGS_CONTEXT.append(settings_pages.settings_context)

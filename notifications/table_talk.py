@@ -1,16 +1,18 @@
 """The "new message" notice of table talk: one unread notice per player and game, however many
-messages follow it, written in the transaction that stores the message (games.table_hooks)."""
+messages follow it, written in the transaction that stores the message (it hears the game core's
+TableMessagePosted, which table talk publishes)."""
 
 from __future__ import annotations
 
 from accounts.models import User
-from games.models import Game
+from games.events import TableMessagePosted
 
 from .models import Notification, NotificationKind
 from .outbox import notify
 
 
-def notify_message(game: Game, author_id: int, recipients: list[int]) -> None:
+def message_posted(event: TableMessagePosted) -> None:
+    game, author_id, recipients = event.game, event.author_id, event.recipients
     waiting = set(
         Notification.objects.filter(
             kind=NotificationKind.CHAT_MESSAGE, game=game, user_id__in=recipients, read_at__isnull=True

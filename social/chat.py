@@ -17,8 +17,9 @@ from django.utils import timezone
 
 from accounts.blocks import blocks_between
 from accounts.models import ChatSetting, User
+from config.events import publish
 from games import selectors as game_selectors
-from games import table_hooks
+from games.events import TableMessagePosted
 from games.models import Game, GameStatus, Seat
 
 from .errors import Conflict, Forbidden, Invalid, NotFound, RateLimited
@@ -98,8 +99,11 @@ def post_message(*, game_id: str, author: User, text: Any = None, phrase: Any = 
         message = ChatMessage.objects.create(
             game=game, author=author, text=text or "", phrase=phrase or "", revision=game.revision, created_at=now
         )
-        table_hooks.announce_change(game, table.seats)
-        table_hooks.notify_message(game, author.pk, readers_of(message, table.seats))
+        recipients = readers_of(message, table.seats)
+        posted = TableMessagePosted(
+            game=game, seats=table.seats, revision=game.revision, author_id=author.pk, recipients=recipients
+        )
+        publish(posted)
     return message
 
 
