@@ -83,8 +83,9 @@ def test_a_tap_selects_a_card_and_the_action_bar_discards_it(transactional_db, n
     game = scat_for(2)
     page = open_table(new_page, live_server, game, size, "en")
     page.get_by_role("button", name="Draw from stock", exact=True).click()
+    # The hand is drawn again with the fourth card: select one of the new hand's cards.
+    page.wait_for_function("() => document.querySelectorAll('#hand .card-toggle').length === 4")
     card = page.locator("#hand .card-toggle").first
-    card.wait_for()
     name = card.get_attribute("aria-label")
     card.click()
     assert card.get_attribute("aria-pressed") == "true"
