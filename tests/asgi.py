@@ -14,33 +14,34 @@ from django.db import connection
 
 
 class RequestsInFlight:
-    """The HTTP requests the tests' servers are answering: a test waits for the last to end before its
-    database is flushed (a request still running would hold locks the flush needs, or find the
-    database gone)."""
+    """The HTTP requests the tests' servers are answering, streams apart: a test waits for the last
+    request to end before its database is flushed (one still running would hold locks the flush
+    needs, or find the database gone). A stream whose reader went away ends when it next writes."""
 
     def __init__(self) -> None:
-        self._count = 0
+        self._counts = {"requests": 0, "streams": 0}
         self._lock = threading.Lock()
 
     def wrap(self, app):
         async def counted(scope, receive, send):
             if scope["type"] != "http":
                 return await app(scope, receive, send)
+            counter = "streams" if scope["path"].endswith("/stream/") else "requests"
             with self._lock:
-                self._count += 1
+                self._counts[counter] += 1
             try:
                 return await app(scope, receive, send)
             finally:
                 with self._lock:
-                    self._count -= 1
+                    self._counts[counter] -= 1
 
         return counted
 
-    def wait_until_none(self, timeout: float = 10) -> bool:
+    def wait_until_none(self, counter: str = "requests", timeout: float = 10) -> bool:
         deadline = time.monotonic() + timeout
-        while self._count and time.monotonic() < deadline:
+        while self._counts[counter] and time.monotonic() < deadline:
             time.sleep(0.02)
-        return not self._count
+        return not self._counts[counter]
 
 
 requests_in_flight = RequestsInFlight()

@@ -77,7 +77,8 @@ def transactional_db(transactional_db, browser):
     yield
     for context in browser.contexts:
         context.close()
-    assert requests_in_flight.wait_until_none(), "the server was still answering the closed pages"
+    assert requests_in_flight.wait_until_none("requests"), "the server was still answering the closed pages"
+    requests_in_flight.wait_until_none("streams", timeout=5)  # they read nothing the flush locks
 
 
 @pytest.fixture
