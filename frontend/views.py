@@ -28,6 +28,7 @@ from games.selectors import seat_label
 from notifications import outbox, presence, texts
 from social import friends
 from stats.models import Rating
+from tournaments.selectors import table_of_game
 
 from .forms import NewGameForm, default_label
 from .option_texts import option_label
@@ -216,6 +217,7 @@ def game_table(request: HttpRequest, game_id: str) -> HttpResponse:
         presence.mark_seen([(user.pk, game.pk)])
         outbox.mark_read(user, game=game.public_id)  # and what the badge said about it is seen
     detail = selectors.game_detail(game, user)
+    tournament_table = table_of_game(game) if game.status != GameStatus.OPEN else None
     invite_link = request.session.pop(INVITE_LINK_SESSION_KEY, None)
     if invite_link and invite_link.get("game") != game.public_id:
         invite_link = None
@@ -237,6 +239,9 @@ def game_table(request: HttpRequest, game_id: str) -> HttpResponse:
         "time_label": time_control_label(game),
         "option_rows": option_rows(game),
         "time_zone": getattr(user, "time_zone", "") or "UTC",
+        # A tournament game names its tournament and round, and its end leads back there.
+        "tournament_table": tournament_table,
+        "tournament": tournament_table.round.tournament if tournament_table else None,
     }
     return render(request, "frontend/table.html", context)
 

@@ -102,3 +102,27 @@ class LeaderboardEntrySerializer(RatingSerializer):
 
 
 LeaderboardPageSerializer = paginated(LeaderboardEntrySerializer, "LeaderboardPageSerializer")
+
+
+class RatingThenSerializer(serializers.Serializer):
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    games = serializers.IntegerField(help_text="Rated games of this kind played by then.")
+    provisional = serializers.BooleanField(help_text="True for fewer than 5 rated games.")
+    shown = serializers.IntegerField(
+        allow_null=True,
+        help_text="The one number the site shows: mu on a scale where a newcomer starts at 1500, never "
+        "negative; null while provisional (shown as “?”).",
+    )
+
+
+class RatingChangeSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    username = serializers.CharField()
+    before = RatingThenSerializer()
+    after = RatingThenSerializer()
+
+
+class GameRatingsSerializer(serializers.Serializer):
+    rated = serializers.BooleanField(help_text="Whether the game counts for ratings at all.")
+    changes = RatingChangeSerializer(many=True, help_text="One per rated person (bots are left out), by seat.")
