@@ -234,9 +234,7 @@ def game_rating_changes(game: Game) -> list[dict[str, Any]]:
         .annotate(
             mu_before=Subquery(newest_first.values("mu")[:1]),
             sigma_before=Subquery(newest_first.values("sigma")[:1]),
-            games_before=Subquery(
-                earlier.order_by().values("user").annotate(n=Count("pk")).values("n")[:1]
-            ),
+            games_before=Subquery(earlier.order_by().values("user").annotate(n=Count("pk")).values("n")[:1]),
         )
         .values("user_id", "mu", "sigma", "mu_before", "sigma_before", "games_before")
     )

@@ -1,11 +1,8 @@
 """After a game and while a player is away: the end panel's ratings and its way on, a tournament table's
 header, and an opponent's vacation on their seat."""
 
-# ruff: noqa: RUF001 - the Persian digits and month names are meant
-
 from __future__ import annotations
 
-import re
 from datetime import UTC, datetime
 
 import pytest
@@ -87,7 +84,10 @@ def test_a_tournament_table_names_its_tournament_and_leads_back_to_it(new_page, 
 
 @pytest.mark.parametrize(
     ("language", "until_text", "calendar_link"),
-    [("en", "on vacation until Dec 12, 2030", "Add this deadline to my calendar"), ("fa", "در مرخصی تا ۲۱ آذر ۱۴۰۹", None)],
+    [
+        ("en", "on vacation until Dec 12, 2030", "Add this deadline to my calendar"),
+        ("fa", "در مرخصی تا ۲۱ آذر ۱۴۰۹", None),
+    ],
 )
 def test_opponents_see_a_player_on_vacation_and_no_calendar_link_while_the_clock_is_stopped(
     new_page, live_server, players, language, until_text, calendar_link
