@@ -96,7 +96,9 @@ class NotificationsForm(forms.Form):
             "quiet_hours_start": preference.quiet_hours_start,
             "quiet_hours_end": preference.quiet_hours_end,
             "follow_up_after": NEVER if preference.follow_up_after is None else str(preference.follow_up_after),
-            **{channel_field(kind): without_webhook(preference.channels_for(kind), preference) for kind in CHOSEN_KINDS},
+            **{
+                channel_field(kind): without_webhook(preference.channels_for(kind), preference) for kind in CHOSEN_KINDS
+            },
         }
         form = cls(data, initial=initial)
         chosen = initial["follow_up_after"]

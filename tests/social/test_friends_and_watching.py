@@ -115,7 +115,7 @@ def test_the_watch_list_shows_the_one_rating_number_and_a_question_mark_while_pr
         from frontend.views import with_ratings
 
         rows = with_ratings([{"kind": "scat", "usernames": ["charlie", None], "names": ["charlie", "Computer"]}])
-    assert rows[0]["players_rated"] == [("charlie", "۰"), ("Computer", None)]
+    assert rows[0]["players_rated"] == [("charlie", "\u06f0"), ("Computer", None)]  # Persian zero
 
 
 def test_a_spectators_table_has_no_hand_panel(alice, bob, charlie):
