@@ -116,3 +116,20 @@ def test_opponents_see_a_player_on_vacation_and_no_calendar_link_while_the_clock
     assert page.locator("#players .seat").nth(1).locator(".away").count() == 0
     assert axe_violations(page) == []
     assert page.errors == []
+
+
+def test_a_computer_player_is_named_as_at_the_table_on_the_tournament_page(new_page, live_server, players):
+    alice, bob = players
+    tournament = tournament_services.create_tournament(
+        creator=alice, name="Bots Welcome", kind="scat", format="swiss", table_size=3, rounds=1, bots_fill=True
+    )
+    tournament_services.join_tournament(tournament_id=tournament.public_id, user=bob)
+    tournament_services.start_tournament(tournament_id=tournament.public_id, user=alice)
+    assert Game.objects.get(tournament_table__round__tournament=tournament).seats.filter(bot_level="good").exists()
+
+    page = new_page()
+    log_in(page, live_server.url, "alice", "en")
+    page.goto(f"{live_server.url}/tournaments/{tournament.public_id}/")
+    page.get_by_text("Computer (good)").first.wait_for()
+    assert "bot (good)" not in page.locator("main").inner_text()
+    assert page.errors == []
