@@ -35,6 +35,8 @@ def test_no_page_text_is_written_with_strftime():
         str(path.relative_to(ROOT))
         for app in APPS
         for path in (ROOT / app).rglob("*.py")
-        if "strftime(" in path.read_text(encoding="utf-8") and path.name != "admin.py" and "migrations" not in path.parts
+        if path.name != "admin.py"
+        and "migrations" not in path.parts
+        and "strftime(" in path.read_text(encoding="utf-8")
     ]
     assert offenders == []
