@@ -90,6 +90,7 @@ def rating_facts(rating: Rating | None) -> dict[str, Any] | None:
         "ordinal": round(rating.ordinal, 3),
         "games": rating.games,
         "provisional": rating.games < PROVISIONAL_GAMES,
+        "shown": shown_or_provisional(rating.mu, rating.games),
         "updated_at": rating.updated_at,
     }
 

@@ -91,3 +91,14 @@ def test_the_changes_take_a_constant_number_of_queries_however_long_the_historie
     with CaptureQueriesContext(connection) as long:
         client.get(f"/api/v1/games/{last.public_id}/ratings/")
     assert len(long) == len(short) <= 8
+
+
+def test_the_profile_and_the_leaderboard_give_the_shown_number_beside_mu_and_sigma(alice, bob):
+    for _ in range(5):
+        win(alice, bob)
+    rating = client_for(None).get("/api/v1/users/alice/").json()["ratings"]["scat"]
+    assert rating["shown"] == shown_value(Rating.objects.get(user=alice, kind="scat").mu)
+    assert "mu" in rating and "sigma" in rating
+    Rating.objects.filter(user=bob).update(games=3)
+    board = client_for(None).get("/api/v1/leaderboard/scat/").json()["results"]
+    assert {entry["username"]: entry["shown"] is None for entry in board} == {"alice": False, "bob": True}
