@@ -52,6 +52,17 @@ def test_the_end_panel_shows_each_players_rating_before_and_after(new_page, live
     assert "rating ? → ?" in carol_row.inner_text()
     assert page.errors == []
 
+    # In Persian: the numbers in Persian digits, the arrow pointing the way the line reads.
+    persian = new_page()
+    log_in(persian, live_server.url, "bob", "fa")
+    persian.goto(f"{live_server.url}/games/{game.public_id}/")
+    alice_row = persian.locator("#ranking li", has_text="alice")
+    alice_row.locator(".rating-change").wait_for()
+    shown = alice_row.locator(".rating-change").inner_text()
+    before_fa = f"{shown_value(before.mu):,}".translate(str.maketrans("0123456789,", "۰۱۲۳۴۵۶۷۸۹٬"))
+    assert f"ریتینگ {before_fa} ← " in shown and "1" not in shown
+    assert axe_violations(persian) == []
+
 
 def test_a_tournament_table_names_its_tournament_and_leads_back_to_it(new_page, live_server, players):
     alice, bob = players
