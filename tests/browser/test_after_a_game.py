@@ -124,6 +124,10 @@ def test_opponents_see_a_player_on_vacation_and_no_calendar_link_while_the_clock
     alice_seat.locator(".away").wait_for()
     assert alice_seat.locator(".away").inner_text() == until_text
     assert page.locator("#deadline-calendar").is_hidden()
+    if language == "en":
+        assert page.locator("#status .clock").inner_text() == (
+            "The clock is stopped: alice is on vacation until Dec 12, 2030."
+        )
     assert page.locator("#players .seat").nth(1).locator(".away").count() == 0
     assert axe_violations(page) == []
     assert page.errors == []

@@ -40,7 +40,11 @@ export const boardRendering = {
           h("time", { id: "countdown", datetime: g.deadline }, countdownText(left)), " ",
           h("span", { class: "help" }, format(gettext("(until %(time)s)"), { time: this.localTime(g.deadline) }))));
       } else if (g.to_act !== null) {
-        lines.push(h("p", { class: "clock help" }, gettext("The clock is stopped while the player is away.")));
+        const awayUntil = (this.seat(g.to_act) || {}).on_vacation_until;
+        lines.push(h("p", { class: "clock help" }, awayUntil
+          ? format(gettext("The clock is stopped: %(name)s is on vacation until %(date)s."),
+            { name: this.nameOf(g.to_act), date: formatDate(awayUntil, this.timeZone) })
+          : gettext("The clock is stopped while the player is away.")));
       }
     } else if (g.status === "finished") {
       lines.push(h("p", { class: "turn" }, h("strong", {}, gettext("The game is over."))));
