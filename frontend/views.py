@@ -28,6 +28,9 @@ from games.selectors import seat_label
 from notifications import outbox, presence, texts
 from social import friends
 from stats.models import Rating
+from stats.ratings import PROVISIONAL_GAMES
+from stats.templatetags.ratings_shown import shown_rating
+from tournaments.selectors import table_of_game
 
 from .forms import NewGameForm, default_label
 from .option_texts import option_label
@@ -103,23 +106,27 @@ def summarize(game: Game, user) -> dict[str, Any]:
     summary["you_are_invited"] = me is not None and any(s.invited_user_id == me and s.is_reserved() for s in seats)
     summary["kind_label"] = KIND_LABELS.get(game.kind, game.kind)
     summary["names"] = [seat_label(s) for s in seats]
+    summary["usernames"] = [s.user.username if s.user_id else None for s in seats]  # people only
     summary["time_label"] = time_control_label(game)
     summary["url"] = reverse("game", args=[game.public_id])
     return summary
 
 
 def with_ratings(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Each row with its players' ratings in its game ("players_rated": [(name, rating or None)])."""
-    names = {name for row in rows for name in row["players"] if name}
+    """Each row with its players' ratings in its game, as the site shows a rating: one number, "?" while
+    provisional, and for a player with no rated game yet ("players_rated": [(name, shown rating, or None for
+    a computer player)])."""
+    names = {name for row in rows for name in row["usernames"] if name}
     ratings = {
-        (r.user.username, r.kind): r.mu
-        for r in Rating.objects.filter(user__username__in=names)
+        (r.user.username, r.kind): shown_rating({"mu": r.mu, "provisional": r.games < PROVISIONAL_GAMES})
+        for r in Rating.objects.filter(user__username__in=names, games__gt=0)
         .select_related("user")
-        .only("user__username", "kind", "mu")
+        .only("user__username", "kind", "mu", "games")
     }
     for row in rows:
         row["players_rated"] = [
-            (label, ratings.get((name, row["kind"]))) for label, name in zip(row["names"], row["players"], strict=False)
+            (label, ratings.get((name, row["kind"]), "?") if name else None)
+            for label, name in zip(row["names"], row["usernames"], strict=True)
         ]
     return rows
 
@@ -216,6 +223,7 @@ def game_table(request: HttpRequest, game_id: str) -> HttpResponse:
         presence.mark_seen([(user.pk, game.pk)])
         outbox.mark_read(user, game=game.public_id)  # and what the badge said about it is seen
     detail = selectors.game_detail(game, user)
+    tournament_table = table_of_game(game) if game.status != GameStatus.OPEN else None
     invite_link = request.session.pop(INVITE_LINK_SESSION_KEY, None)
     if invite_link and invite_link.get("game") != game.public_id:
         invite_link = None
@@ -237,6 +245,9 @@ def game_table(request: HttpRequest, game_id: str) -> HttpResponse:
         "time_label": time_control_label(game),
         "option_rows": option_rows(game),
         "time_zone": getattr(user, "time_zone", "") or "UTC",
+        # A tournament game names its tournament and round, and its end leads back there.
+        "tournament_table": tournament_table,
+        "tournament": tournament_table.round.tournament if tournament_table else None,
     }
     return render(request, "frontend/table.html", context)
 

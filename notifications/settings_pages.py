@@ -46,6 +46,16 @@ def channel_field(kind: str) -> str:
     return f"channels_{kind}"
 
 
+# The daily digest is set by its own box and hour (it is always an email): it gets no row of channels, so
+# the page sets it in one place.
+CHOSEN_KINDS = [kind for kind in NotificationKind.values if kind != NotificationKind.DIGEST]
+
+
+def without_webhook(channels: list[str], preference: PlayerPreference) -> list[str]:
+    """No event goes to a webhook that has no address: such a box is neither shown ticked nor stored on."""
+    return channels if preference.webhook_url else [c for c in channels if c != Channel.WEBHOOK]
+
+
 class NotificationsForm(forms.Form):
     reminder_percent = forms.IntegerField(
         label=_("Remind me when this share of my time is used (%)"), min_value=10, max_value=95
@@ -71,6 +81,8 @@ class NotificationsForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         for kind, label in NotificationKind.choices:
+            if kind not in CHOSEN_KINDS:
+                continue
             self.fields[channel_field(kind)] = forms.MultipleChoiceField(
                 label=label.capitalize(), choices=CHANNEL_CHOICES, widget=forms.CheckboxSelectMultiple, required=False
             )
@@ -84,7 +96,9 @@ class NotificationsForm(forms.Form):
             "quiet_hours_start": preference.quiet_hours_start,
             "quiet_hours_end": preference.quiet_hours_end,
             "follow_up_after": NEVER if preference.follow_up_after is None else str(preference.follow_up_after),
-            **{channel_field(kind): preference.channels_for(kind) for kind in NotificationKind.values},
+            **{
+                channel_field(kind): without_webhook(preference.channels_for(kind), preference) for kind in CHOSEN_KINDS
+            },
         }
         form = cls(data, initial=initial)
         chosen = initial["follow_up_after"]
@@ -104,7 +118,7 @@ class NotificationsForm(forms.Form):
         return data
 
     def channel_fields(self) -> list[forms.BoundField]:
-        return [self[channel_field(kind)] for kind in NotificationKind.values]
+        return [self[channel_field(kind)] for kind in CHOSEN_KINDS]
 
 
 class WebhookForm(forms.Form):
@@ -151,7 +165,11 @@ def save_notifications(request: HttpRequest) -> HttpResponse:
     if data["follow_up_after"]:
         preference.follow_up_after = None if data["follow_up_after"] == NEVER else int(data["follow_up_after"])
     # A crafted form can repeat a box; each channel counts once.
-    preference.channels = {kind: list(dict.fromkeys(data[channel_field(kind)])) for kind in NotificationKind.values}
+    chosen = {
+        kind: without_webhook(list(dict.fromkeys(data[channel_field(kind)])), preference) for kind in CHOSEN_KINDS
+    }
+    # The digest's channels are not on this form: they stay as they were.
+    preference.channels = {**(preference.channels if isinstance(preference.channels, dict) else {}), **chosen}
     preference.save(
         update_fields=[
             "reminder_share", "digest_enabled", "digest_hour", "quiet_hours_start", "quiet_hours_end",

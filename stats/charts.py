@@ -14,7 +14,7 @@ from datetime import datetime
 
 from config import l10n
 
-from .ratings import INITIAL_MU, INITIAL_SIGMA
+from .ratings import INITIAL_MU, INITIAL_SIGMA, shown_value
 
 WIDTH = 640
 HEIGHT = 220
@@ -94,7 +94,9 @@ def rating_chart(
     ticks = []
     value = low
     while value <= high + step / 2:
-        ticks.append(Tick(y=_fmt(y_at(value)), label=l10n.number(value, 2, trim=True)))  # read, so localized
+        # Read, so localized, and on the scale the site shows ratings in (never below 0: no tick there).
+        if value >= 0:
+            ticks.append(Tick(y=_fmt(y_at(value)), label=l10n.number(shown_value(value))))
         value += step
     return RatingChart(
         width=width,

@@ -11,6 +11,8 @@ INITIAL_MU: float = MODEL.mu
 INITIAL_SIGMA: float = MODEL.sigma
 # Fewer rated games than this, and the rating is shown as provisional.
 PROVISIONAL_GAMES = 5
+# OpenSkill's newcomer starts at mu 25: 60 points a unit put that start at 1500, as chess ratings do.
+POINTS_PER_MU = 60
 
 
 def ordinal(mu: float, sigma: float) -> float:
@@ -23,3 +25,13 @@ def rate(ratings: Sequence[tuple[float, float]], places: Sequence[int]) -> list[
     teams = [[MODEL.rating(mu=mu, sigma=sigma)] for mu, sigma in ratings]
     rated = MODEL.rate(teams, ranks=list(places))
     return [(team[0].mu, team[0].sigma) for team in rated]
+
+
+def shown_value(mu: float) -> int:
+    """The model's mu on the scale people read: a newcomer at 1500, never negative."""
+    return max(0, round(mu * POINTS_PER_MU))
+
+
+def shown_or_provisional(mu: float, games: int) -> int | None:
+    """The one number shown for a rating after `games` rated games; None ("?") while provisional."""
+    return None if games < PROVISIONAL_GAMES else shown_value(mu)

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Count, QuerySet
+from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
 
 from accounts.models import User
 from games.engine import KINDS
@@ -15,7 +15,7 @@ from games.models import Game, GameStatus, Seat
 from games.selectors import seat_name
 
 from .models import PlayerStats, Rating, RatingHistory
-from .ratings import PROVISIONAL_GAMES
+from .ratings import INITIAL_MU, INITIAL_SIGMA, PROVISIONAL_GAMES, shown_or_provisional
 
 # What a username may look like (Django's validator); anything else cannot name a player.
 USERNAME_SHAPE = re.compile(r"^[\w.@+-]{1,150}\Z")
@@ -90,6 +90,7 @@ def rating_facts(rating: Rating | None) -> dict[str, Any] | None:
         "ordinal": round(rating.ordinal, 3),
         "games": rating.games,
         "provisional": rating.games < PROVISIONAL_GAMES,
+        "shown": shown_or_provisional(rating.mu, rating.games),
         "updated_at": rating.updated_at,
     }
 
@@ -208,3 +209,51 @@ def leaderboard_entry(rating: Rating, rank: int) -> dict[str, Any]:
 
 def bot_ratings(kind: str) -> list[Rating]:
     return list(Rating.objects.filter(kind=kind, user__isnull=True, games__gt=0).order_by("-ordinal"))
+
+
+def _rating_then(mu: float, sigma: float, games: int) -> dict[str, Any]:
+    return {
+        "mu": round(mu, 3),
+        "sigma": round(sigma, 3),
+        "games": games,
+        "provisional": games < PROVISIONAL_GAMES,
+        "shown": shown_or_provisional(mu, games),
+    }
+
+
+def game_rating_changes(game: Game) -> list[dict[str, Any]]:
+    """Each rated person's rating before and after this game, by seat (bots and unrated games: none).
+
+    "Before" is the player's rating after their previous rated game of the kind (the starting rating if
+    there was none). One query, whatever the players' histories hold (their index is by user, kind, time)."""
+    earlier = RatingHistory.objects.filter(user=OuterRef("user"), kind=OuterRef("kind")).filter(
+        Q(recorded_at__lt=OuterRef("recorded_at")) | Q(recorded_at=OuterRef("recorded_at"), pk__lt=OuterRef("pk"))
+    )
+    newest_first = earlier.order_by("-recorded_at", "-pk")
+    rows = (
+        RatingHistory.objects.filter(game=game)
+        .annotate(
+            mu_before=Subquery(newest_first.values("mu")[:1]),
+            sigma_before=Subquery(newest_first.values("sigma")[:1]),
+            games_before=Subquery(earlier.order_by().values("user").annotate(n=Count("pk")).values("n")[:1]),
+        )
+        .values("user_id", "mu", "sigma", "mu_before", "sigma_before", "games_before")
+    )
+    by_user = {row["user_id"]: row for row in rows}
+    changes = []
+    for seat in game.seats.all():
+        row = by_user.get(seat.user_id) if seat.user_id else None
+        if row is None:
+            continue
+        before_games = row["games_before"] or 0
+        mu_before = row["mu_before"] if row["mu_before"] is not None else INITIAL_MU
+        sigma_before = row["sigma_before"] if row["sigma_before"] is not None else INITIAL_SIGMA
+        changes.append(
+            {
+                "seat": seat.index,
+                "username": seat.user.username,
+                "before": _rating_then(mu_before, sigma_before, before_games),
+                "after": _rating_then(row["mu"], row["sigma"], before_games + 1),
+            }
+        )
+    return changes

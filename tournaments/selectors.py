@@ -231,3 +231,8 @@ def games_waiting_for(user: User) -> QuerySet[Game]:
     return Game.objects.filter(
         status=GameStatus.ACTIVE, deadline__isnull=False, seats__user=user, seats__index=F("to_act_seat")
     ).order_by("deadline")
+
+
+def table_of_game(game: Game) -> Table | None:
+    """The tournament table a game is played at (with its round and tournament), or None outside one."""
+    return Table.objects.filter(game=game).select_related("round__tournament").first()

@@ -7,6 +7,7 @@ writes one. Each filter touches only the value it is given, never the text aroun
     {{ when|local_date }}           Dec 4, 2026 / 4 Ara 2026 / ۱۳ آذر ۱۴۰۵
     {{ when|local_datetime }}       the same with the time of day
     {{ when|ago }}                  "just now" within a minute, else "5 minutes ago", in the language
+    {{ deadline|time_left }}        "3 hours, 5 minutes" in the language's digits; "less than a minute" at the end
 
 In {% blocktranslate count n=x %}, `n` stays the number that picks the plural; pass the written
 number beside it: {% blocktranslate count n=x with shown=x|number %}{{ shown }} …
@@ -20,7 +21,7 @@ import datetime as dt
 
 from django import template
 from django.utils import timezone
-from django.utils.timesince import timesince
+from django.utils.timesince import timesince, timeuntil
 from django.utils.translation import gettext as _
 
 from config import l10n
@@ -71,3 +72,13 @@ def ago(value: dt.datetime | None) -> str:
     if timezone.now() - value < dt.timedelta(minutes=1):
         return _("just now")
     return _("%(ago)s ago") % {"ago": l10n.digits(timesince(value))}
+
+
+@register.filter
+def time_left(value: dt.datetime | None) -> str:
+    """How long until a moment, never "0 minutes": under a minute (or past) reads "less than a minute"."""
+    if value is None:
+        return ""
+    if value - timezone.now() < dt.timedelta(minutes=1):
+        return _("less than a minute")
+    return l10n.digits(timeuntil(value))

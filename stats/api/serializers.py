@@ -58,6 +58,12 @@ class StatisticsSerializer(serializers.Serializer):
     scattle = ScattleStatisticsSerializer()
 
 
+SHOWN_HELP = (
+    "The one number the site shows: mu on a scale where a newcomer starts at 1500, never negative; null "
+    "while provisional (shown as “?”)."
+)
+
+
 class RatingSerializer(serializers.Serializer):
     mu = serializers.FloatField(
         help_text="The rating, estimated skill (OpenSkill Plackett-Luce); everyone starts at 25."
@@ -66,6 +72,7 @@ class RatingSerializer(serializers.Serializer):
     ordinal = serializers.FloatField(help_text="mu - 3 sigma, the conservative rating the leaderboard ranks by.")
     games = serializers.IntegerField(help_text="Rated games played.")
     provisional = serializers.BooleanField(help_text="True for fewer than 5 rated games.")
+    shown = serializers.IntegerField(allow_null=True, help_text=SHOWN_HELP)
     updated_at = serializers.DateTimeField(allow_null=True)
 
 
@@ -102,3 +109,23 @@ class LeaderboardEntrySerializer(RatingSerializer):
 
 
 LeaderboardPageSerializer = paginated(LeaderboardEntrySerializer, "LeaderboardPageSerializer")
+
+
+class RatingThenSerializer(serializers.Serializer):
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    games = serializers.IntegerField(help_text="Rated games of this kind played by then.")
+    provisional = serializers.BooleanField(help_text="True for fewer than 5 rated games.")
+    shown = serializers.IntegerField(allow_null=True, help_text=SHOWN_HELP)
+
+
+class RatingChangeSerializer(serializers.Serializer):
+    seat = serializers.IntegerField()
+    username = serializers.CharField()
+    before = RatingThenSerializer()
+    after = RatingThenSerializer()
+
+
+class GameRatingsSerializer(serializers.Serializer):
+    rated = serializers.BooleanField(help_text="Whether the game counts for ratings at all.")
+    changes = RatingChangeSerializer(many=True, help_text="One per rated person (bots are left out), by seat.")

@@ -13,7 +13,9 @@ from rest_framework.views import APIView
 
 from config.api_errors import ApiError
 from config.api_views import PAGE_PARAMETER
+from games import selectors as game_selectors
 from games.engine import KINDS
+from games.models import GameStatus
 from stats import selectors
 
 from . import serializers as s
@@ -62,3 +64,19 @@ class LeaderboardView(APIView):
         first = (paginator.page.number - 1) * paginator.page.paginator.per_page + 1
         entries = [selectors.leaderboard_entry(rating, first + i) for i, rating in enumerate(page)]
         return paginator.get_paginated_response(entries)
+
+
+class GameRatingsView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses={200: s.GameRatingsSerializer}, operation_id="game_ratings")
+    def get(self, request: Request, game_id: str) -> Response:
+        """The players' ratings before and after a finished game (empty until it is finished, and for an
+        unrated game): what the table's end panel shows."""
+        viewer = request.user if request.user.is_authenticated else None
+        game = game_selectors.visible_games(viewer).filter(public_id=game_id).first()
+        if game is None:
+            raise ApiError("not_found", "There is no such game, or you may not see it.", status.HTTP_404_NOT_FOUND)
+        finished = game.status == GameStatus.FINISHED
+        changes = selectors.game_rating_changes(game) if finished and game.rated else []
+        return Response({"rated": game.rated, "changes": changes})

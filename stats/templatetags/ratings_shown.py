@@ -8,11 +8,9 @@ from typing import Any
 from django import template
 
 from config.l10n import number
+from stats.ratings import shown_value
 
 register = template.Library()
-
-# OpenSkill's newcomer starts at mu 25: 60 points a unit put that start at 1500, as chess ratings do.
-POINTS_PER_MU = 60
 
 
 def _field(rating: Any, name: str) -> Any:
@@ -24,7 +22,7 @@ def rating_scale(mu: float | None) -> object:
     """The model's mu on the shown scale, in the reader's digits."""
     if mu is None:
         return "?"
-    return number(max(0, round(mu * POINTS_PER_MU)))
+    return number(shown_value(mu))
 
 
 @register.filter

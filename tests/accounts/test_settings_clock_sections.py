@@ -1,5 +1,7 @@
 """The notifications, vacation and webhook sections of the settings page."""
 
+import re
+
 from games.models import Vacation
 from notifications.models import PlayerPreference
 
@@ -13,6 +15,7 @@ def test_the_settings_page_shows_the_three_sections(client, alice):
 
 def test_alice_routes_her_turn_notices_to_the_webhook_only(client, alice):
     client.force_login(alice)
+    PlayerPreference.objects.update_or_create(user=alice, defaults={"webhook_url": "https://hooks.example.com/a"})
     response = client.post(
         "/settings/notifications/",
         {"channels_your_turn": ["webhook"], "reminder_percent": "50", "digest_hour": "7", "digest_enabled": "on"},
@@ -86,3 +89,42 @@ def test_the_vacation_date_is_an_iso_date_in_every_language(client, alice):
     for language in ("en", "tr", "fa"):
         client.cookies["django_language"] = language
         assert f'type="date" name="until" value="{in_a_week}"' in client.get("/settings/").content.decode(), language
+
+
+def ticked(html: str, channel: str) -> list[str]:
+    """The events whose box for `channel` is ticked on the settings page."""
+    return re.findall(rf'name="channels_(\w+)" value="{channel}" id="[^"]+" checked', html)
+
+
+def test_without_a_webhook_address_no_webhook_box_is_ticked_or_stored(client, alice):
+    client.force_login(alice)
+    html = client.get("/settings/").content.decode()
+    # The defaults route several events to the webhook; with no address none of those boxes is ticked.
+    assert ticked(html, "webhook") == [] and "your_turn" in ticked(html, "email")
+    assert "once a webhook address is saved" in html
+    response = client.post(
+        "/settings/notifications/",
+        {"channels_your_turn": ["webhook", "email"], "reminder_percent": "50", "digest_hour": "7"},
+    )
+    assert response.status_code == 302
+    assert PlayerPreference.objects.get(user=alice).channels_for("your_turn") == ["email"]
+
+    client.post("/settings/webhook/", {"webhook_url": "http://127.0.0.1:9/hook"})
+    client.post(
+        "/settings/notifications/",
+        {"channels_your_turn": ["webhook", "email"], "reminder_percent": "50", "digest_hour": "7"},
+    )
+    assert PlayerPreference.objects.get(user=alice).channels_for("your_turn") == ["webhook", "email"]
+    html = client.get("/settings/").content.decode()
+    assert ticked(html, "webhook") == ["your_turn"] and "once a webhook address is saved" not in html
+
+
+def test_the_digest_is_set_in_one_place_and_saving_the_form_keeps_its_channels(client, alice):
+    client.force_login(alice)
+    html = client.get("/settings/").content.decode()
+    assert "channels_digest" not in html and "Daily digest</legend>" not in html
+    assert html.count('name="digest_enabled"') == 1
+    PlayerPreference.objects.update_or_create(user=alice, defaults={"channels": {"digest": ["email", "push"]}})
+    client.post("/settings/notifications/", {"reminder_percent": "50", "digest_hour": "7", "digest_enabled": "on"})
+    preference = PlayerPreference.objects.get(user=alice)
+    assert preference.digest_enabled and preference.channels_for("digest") == ["email", "push"]

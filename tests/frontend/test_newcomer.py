@@ -56,6 +56,30 @@ def test_a_notice_of_a_moment_ago_reads_just_now_and_an_older_one_its_age(alice)
         assert "\u06f5" in ago(timezone.now() - dt.timedelta(minutes=5))
 
 
+def test_a_deadline_under_a_minute_away_reads_less_than_a_minute_never_zero_minutes(alice, bob):
+    import datetime as dt
+
+    from django.utils import timezone, translation
+
+    from frontend.templatetags.localized import time_left
+    from games.models import Game
+
+    with translation.override("en"):
+        assert time_left(timezone.now() + dt.timedelta(seconds=20)) == "less than a minute"
+        assert time_left(timezone.now() - dt.timedelta(seconds=5)) == "less than a minute"
+        assert time_left(timezone.now() + dt.timedelta(hours=3, seconds=30)) == "3\xa0hours"
+    with translation.override("fa"):
+        assert time_left(timezone.now() + dt.timedelta(seconds=20)) == "کمتر از یک دقیقه"
+        assert "\u06f3" in time_left(timezone.now() + dt.timedelta(hours=3, seconds=30))
+    game = services.create_game(creator=alice, kind="scat", num_seats=2, invite=["bob"])
+    services.join_game(game_id=game.public_id, user=bob)
+    Game.objects.filter(pk=game.pk).update(deadline=timezone.now() + dt.timedelta(seconds=30))
+    client = Client()
+    client.force_login(alice)
+    html = client.get("/games/").content.decode()
+    assert "less than a minute left" in html and "0\xa0minutes" not in html
+
+
 def test_every_page_tells_its_scripts_the_readers_time_zone(alice):
     alice.time_zone = "Europe/Istanbul"
     alice.save(update_fields=["time_zone"])

@@ -423,3 +423,23 @@ def test_opening_a_game_marks_the_players_notifications_about_it_read(alice, bob
     client.get(f"/games/{game.public_id}/")
     unread = Notification.objects.filter(user=alice, read_at__isnull=True)
     assert [n.game_id for n in unread] == [other.pk]
+
+
+@pytest.mark.parametrize("language", ["tr", "fa"])
+def test_each_option_is_explained_in_the_readers_language_where_it_is_chosen(alice, language):
+    from django.utils import translation
+
+    from frontend.option_texts import OPTION_TEXTS
+
+    with translation.override("en"):
+        english = {str(field.help_text) for group in NewGameForm().option_groups() for field in group["fields"]}
+    with translation.override(language):
+        groups = NewGameForm().option_groups()
+        shown = {group["kind"]: [str(field.help_text) for field in group["fields"]] for group in groups}
+    assert {kind: len(texts) for kind, texts in shown.items()} == {
+        kind: sum(1 for key in OPTION_TEXTS if key[0] == kind) for kind in KINDS
+    }
+    untranslated = [text for texts in shown.values() for text in texts if not text or text in english]
+    assert untranslated == []
+    html = page_client(alice).get("/games/new/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert 'href="/how-to-play/scat/"' in html and 'href="/how-to-play/scattle/"' in html

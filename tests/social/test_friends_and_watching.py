@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from django.test import Client
+from django.utils import translation
 from rest_framework.test import APIClient
 
 from accounts.models import Block
@@ -96,7 +97,25 @@ def test_the_watch_list_shows_public_games_in_progress_most_recently_moved_first
 
     Rating.objects.create(user=alice, kind="scat", mu=27.5, sigma=5, ordinal=12.5, games=3)
     lobby = Client().get("/games/").content.decode()
-    assert "Games to watch" in lobby and f"/games/{older.public_id}/" in lobby and "(28)" in lobby
+    assert "Games to watch" in lobby and f"/games/{older.public_id}/" in lobby
+
+
+def test_the_watch_list_shows_the_one_rating_number_and_a_question_mark_while_provisional(alice, bob, charlie):
+    game = services.create_game(creator=alice, kind="scat", num_seats=3, bots=["good"])
+    services.join_game(game_id=game.public_id, user=bob)
+    Rating.objects.create(user=alice, kind="scat", mu=27.6, sigma=3, ordinal=18.6, games=12)
+    Rating.objects.create(user=bob, kind="scat", mu=-1.8, sigma=8.1, ordinal=-26.1, games=2)
+    Rating.objects.create(user=charlie, kind="scat", mu=-1.8, sigma=2, ordinal=-7.8, games=30)
+    lobby = Client().get("/games/").content.decode()
+    row = lobby[lobby.index(f"/games/{game.public_id}/") - 600 :]
+    assert "alice (1,656)" in row and "bob (?)" in row
+    assert "Computer (good) (" not in row  # a computer player's shared rating is not a person's
+    assert "±" not in lobby and "27.6" not in lobby and "(28)" not in lobby
+    with translation.override("fa"):
+        from frontend.views import with_ratings
+
+        rows = with_ratings([{"kind": "scat", "usernames": ["charlie", None], "names": ["charlie", "Computer"]}])
+    assert rows[0]["players_rated"] == [("charlie", "\u06f0"), ("Computer", None)]  # Persian zero
 
 
 def test_a_spectators_table_has_no_hand_panel(alice, bob, charlie):

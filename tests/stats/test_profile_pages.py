@@ -1,6 +1,7 @@
 """The profile page (statistics, ratings, a server-drawn chart) and the leaderboard page."""
 
 import re
+from datetime import UTC, datetime
 
 from django.utils import translation
 
@@ -40,6 +41,15 @@ def test_the_chart_starts_from_the_first_rating_and_has_a_point_per_game(client,
 
     html = client.get("/users/alice/").content.decode()
     assert html.count("<circle") == 4
+
+
+def test_the_charts_axis_reads_on_the_shown_scale_never_below_zero():
+    at = datetime(2026, 1, 1, tzinfo=UTC)
+    with translation.override("en"):
+        chart = rating_chart([(at, 25.0, 1.0), (at, 30.0, 1.0)], from_start=False)
+        assert [tick.label for tick in chart.ticks] == ["1,440", "1,560", "1,680", "1,800", "1,920"]
+        low = rating_chart([(at, 0.5, 2.0)], from_start=False)
+        assert low.ticks and all(not tick.label.startswith("-") for tick in low.ticks)
 
 
 def test_chart_numbers_are_not_localized(client, alice, bob):

@@ -226,20 +226,34 @@ function actionButtons(root, t, reload) {
   if (!root.dataset.signedIn) {
     return t.status === "open" ? [h("a", { class: "button", href: root.dataset.loginUrl, text: gettext("Log in to join") })] : [];
   }
-  const act = (path, label, { confirmText, style } = {}) => {
+  const send = async (path, button) => {
+    button.disabled = true;
+    try {
+      await postJson(`${api}${path}/`, {});
+      document.getElementById("error").textContent = "";
+      await reload();
+    } catch (error) {
+      showError(error);
+    } finally {
+      button.disabled = false;
+    }
+  };
+  // What cannot be undone is asked in the page (as the card table asks before resigning), not in a
+  // browser dialog: the question, the step itself, and a way back that has the focus.
+  const act = (path, label, { confirmText, confirmLabel, style } = {}) => {
     const button = h("button", { type: "button", class: style || null, text: label, "data-key": path });
-    button.addEventListener("click", async () => {
-      if (confirmText && !window.confirm(confirmText)) return;
-      button.disabled = true;
-      try {
-        await postJson(`${api}${path}/`, {});
-        document.getElementById("error").textContent = "";
-        await reload();
-      } catch (error) {
-        showError(error);
-      } finally {
-        button.disabled = false;
+    button.addEventListener("click", () => {
+      if (!confirmText) {
+        send(path, button);
+        return;
       }
+      const region = document.getElementById("actions");
+      const back = h("button", { type: "button", class: "secondary", text: gettext("Go back") });
+      const yes = h("button", { type: "button", class: style || null, text: confirmLabel });
+      back.addEventListener("click", () => updateRegion(region, actionButtons(root, t, reload)));
+      yes.addEventListener("click", () => send(path, yes));
+      updateRegion(region, [h("p", { class: "confirm-question", text: confirmText }), yes, " ", back]);
+      back.focus();
     });
     return button;
   };
@@ -249,10 +263,10 @@ function actionButtons(root, t, reload) {
     if (t.you.entered) buttons.push(act("leave", gettext("Leave"), { style: "secondary" }));
     if (t.you.is_creator) {
       buttons.push(act("start", gettext("Start now")));
-      buttons.push(act("cancel", gettext("Call off the tournament"), { style: "danger", confirmText: gettext("Call off the tournament? It will not be played, and the players entered are told.") }));
+      buttons.push(act("cancel", gettext("Call off the tournament"), { style: "danger", confirmText: gettext("Call off the tournament? It will not be played, and the players entered are told."), confirmLabel: gettext("Yes, call it off") }));
     }
   } else if (t.status === "running" && t.you.entered && !t.you.withdrawn) {
-    buttons.push(act("withdraw", gettext("Withdraw"), { style: "danger", confirmText: gettext("Withdraw from the tournament? Your running games are resigned.") }));
+    buttons.push(act("withdraw", gettext("Withdraw"), { style: "danger", confirmText: gettext("Withdraw from the tournament? Your running games are resigned."), confirmLabel: gettext("Yes, withdraw") }));
   }
   return buttons;
 }
@@ -319,7 +333,9 @@ async function showTournament(root) {
     try {
       const t = await getJson(root.dataset.apiUrl);
       updateRegion(document.getElementById("status"), [h("p", { text: statusText(t) }), yourPart(t, me)]);
-      updateRegion(document.getElementById("actions"), actionButtons(root, t, reload));
+      const actions = document.getElementById("actions");
+      // A question being asked stays until it is answered; the buttons follow afterwards.
+      if (!actions.querySelector(".confirm-question")) updateRegion(actions, actionButtons(root, t, reload));
       updateRegion(document.getElementById("standings"), standingsTable(t, me));
       updateRegion(document.getElementById("rounds"), roundsList(t, me));
       if (t.status !== "finished") timer = window.setTimeout(reload, POLL_MS);

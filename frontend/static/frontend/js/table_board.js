@@ -2,7 +2,7 @@
 import { cardBack, cardFace, cardName, namedCard } from "./cards.js";
 import { h, updateRegion } from "./dom.js";
 import { formatValue } from "./events.js";
-import { digits, format, formatDateTime, gettext, listOf, ngettext, number } from "./i18n.js";
+import { digits, format, formatDate, formatDateTime, gettext, listOf, ngettext, number } from "./i18n.js";
 
 // Lent to the Table (table_core.js).
 export const boardRendering = {
@@ -40,7 +40,11 @@ export const boardRendering = {
           h("time", { id: "countdown", datetime: g.deadline }, countdownText(left)), " ",
           h("span", { class: "help" }, format(gettext("(until %(time)s)"), { time: this.localTime(g.deadline) }))));
       } else if (g.to_act !== null) {
-        lines.push(h("p", { class: "clock help" }, gettext("The clock is stopped while the player is away.")));
+        const awayUntil = (this.seat(g.to_act) || {}).on_vacation_until;
+        lines.push(h("p", { class: "clock help" }, awayUntil
+          ? format(gettext("The clock is stopped: %(name)s is on vacation until %(date)s."),
+            { name: this.nameOf(g.to_act), date: formatDate(awayUntil, this.timeZone) })
+          : gettext("The clock is stopped while the player is away.")));
       }
     } else if (g.status === "finished") {
       lines.push(h("p", { class: "turn" }, h("strong", {}, gettext("The game is over."))));
@@ -64,6 +68,9 @@ export const boardRendering = {
     if (facts.length) lines.push(h("p", { class: "facts" }, listOf(facts)));
     updateRegion(this.region.status, lines);
     this.region.status.setAttribute("tabindex", "-1");
+    // No deadline to put in a calendar while the clock is stopped.
+    const calendarLink = document.getElementById("deadline-calendar");
+    if (calendarLink) calendarLink.hidden = g.status !== "active" || !g.deadline;
   },
 
   localTime(iso) {
@@ -85,6 +92,10 @@ export const boardRendering = {
       else if (facts.eliminated) badges.push(gettext("out"));
       if (seat.place) badges.push(format(gettext("place %(place)s"), { place: seat.place }));
       const held = facts.cards_held ?? 0;
+      const away = seat.on_vacation_until && g.status === "active"
+        ? h("p", { class: "away" }, format(gettext("on vacation until %(date)s"),
+          { date: formatDate(seat.on_vacation_until, this.timeZone) }))
+        : null;
       const parts = [
         h("div", { class: "seat-head" }, h("span", { class: "name" }, this.nameOf(seat.index)),
           badges.map((text) => h("span", { class: "tag" }, text))),
@@ -92,6 +103,7 @@ export const boardRendering = {
           "aria-label": format(ngettext("%(count)s card in hand", "%(count)s cards in hand", held), { count: held }) },
         Array.from({ length: Math.min(held, 8) }, () => cardBack("tiny")),
         h("span", { class: "count", "aria-hidden": "true" }, number(held))),
+        away,
       ];
       if (g.time_bank && g.status === "active" && seat.bank_remaining !== null && seat.bank_remaining !== undefined) {
         // What each bank held when its player's last turn ended; the turn running counts down in the status.

@@ -1,8 +1,9 @@
 // The card table's results: the hands shown down at the end of a hand and the final ranking.
+import { getJson } from "./api.js";
 import { cardFace, cardName } from "./cards.js";
 import { h, updateRegion } from "./dom.js";
 import { formatValue, reasonText, winnersText } from "./events.js";
-import { format, gettext, listOf, ngettext, pgettext } from "./i18n.js";
+import { format, gettext, listOf, ngettext, number, pgettext } from "./i18n.js";
 
 // Lent to the Table (table_core.js).
 export const gameResults = {
@@ -95,12 +96,45 @@ export const gameResults = {
       }
       return h("li", { class: outcome.places[seat] === 1 ? "winner" : "" },
         h("span", { class: "place" }, format(pgettext("ranking", "%(place)s."), { place: outcome.places[seat] })), " ",
-        h("strong", {}, this.nameOf(seat)), seat === g.your_seat ? [" (", gettext("you"), ")"] : null, " — ", detail);
+        h("strong", {}, this.nameOf(seat)), seat === g.your_seat ? [" (", gettext("you"), ")"] : null, " — ", detail,
+        this.ratingChangeText(seat));
     });
+    // A tournament pairs its own rounds: its games lead back to it, not to a game like this one.
+    const tournamentUrl = this.root.dataset.tournamentUrl;
+    const onwards = tournamentUrl
+      ? [h("a", { href: tournamentUrl }, gettext("Back to the tournament"))]
+      : [h("a", { href: `/games/new/?again=${encodeURIComponent(g.id)}` }, gettext("Play again")), " · ",
+        h("a", { href: "/games/" }, gettext("Back to the lobby"))];
     updateRegion(this.region.ranking, [
       h("p", {}, [reasonText(outcome.reason, this.ctx, outcome), winnersText(outcome.winners, this.ctx)].filter(Boolean).join(" ")),
       h("ul", { class: "ranking" }, rows),
-      h("p", {}, h("a", { href: `/games/new/?again=${encodeURIComponent(g.id)}` }, gettext("Play again")), " · ", h("a", { href: "/games/" }, gettext("Back to the lobby"))),
+      h("p", { class: "onwards" }, onwards),
     ]);
+    this.loadRatingChanges();
+  },
+
+  // A rated game's ratings before and after, asked for once the game is over.
+  loadRatingChanges() {
+    if (!this.game.rated || this.ratingChanges || this.ratingChangesAsked) return;
+    this.ratingChangesAsked = true;
+    getJson(this.root.dataset.ratingsUrl).then((body) => {
+      this.ratingChanges = new Map(body.changes.map((change) => [change.seat, change]));
+      if (this.ratingChanges.size) this.renderRanking();
+    }).catch(() => {
+      this.ratingChangesAsked = false; // offline: asked again at the next redraw
+    });
+  },
+
+  ratingChangeText(seat) {
+    const change = this.ratingChanges && this.ratingChanges.get(seat);
+    if (!change) return null;
+    const shown = (rating) => (rating.shown === null ? "?" : number(rating.shown));
+    const { before, after } = change;
+    let text = format(gettext("rating %(before)s → %(after)s"), { before: shown(before), after: shown(after) });
+    if (before.shown !== null && after.shown !== null) {
+      const delta = after.shown - before.shown;
+      text += ` (${delta > 0 ? "+" : delta < 0 ? "−" : "±"}${number(Math.abs(delta))})`;
+    }
+    return h("span", { class: "rating-change" }, " · ", text);
   },
 };
