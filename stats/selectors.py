@@ -241,7 +241,7 @@ def game_rating_changes(game: Game) -> list[dict[str, Any]]:
     )
     by_user = {row["user_id"]: row for row in rows}
     changes = []
-    for seat in game.seats.all():
+    for seat in game.seats.select_related("user"):
         row = by_user.get(seat.user_id) if seat.user_id else None
         if row is None:
             continue
