@@ -29,7 +29,7 @@ GAME_STREAM = (
 )
 USER_STREAM = (
     "Your events across all your games: `notification` (an item of /api/v1/notifications/),"
-    " `notifications_read` (the unread count after reading), and `game_summary` whenever one of"
+    " `notifications_read` (the unread counts after reading), and `game_summary` whenever one of"
     " your games changes. Ids are your own numbers, increasing in commit order (one a stream does not"
     " show is skipped: a resume loses nothing); the log keeps at least 24 hours,"
     " and a resume from further back gets one `reset` event, after which the client reloads."
@@ -69,9 +69,13 @@ SCHEMAS: dict[str, dict[str, Any]] = {
         "description": "The data of a `notifications_read` event.",
         "properties": {
             "type": {"type": "string", "enum": ["notifications_read"]},
-            "unread_count": {"type": "integer"},
+            "unread_count": {"type": "integer", "description": "Unread notices."},
+            "unread_games": {
+                "type": "integer",
+                "description": "Games with unread notices (a notice about no game counts as one): the badge.",
+            },
         },
-        "required": ["type", "unread_count"],
+        "required": ["type", "unread_count", "unread_games"],
     },
     "ResetEvent": {
         "type": "object",

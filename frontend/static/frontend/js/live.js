@@ -1,5 +1,7 @@
 // The signed-in player's own event stream (GET /api/v1/stream/), on every page: the notification
 // badge follows it, and the home page's lists of games follow the summaries of the player's games.
+// The badge counts the games with unread notices ("unread_games"), not the notices: a new notice
+// may be about a game already counted, or replace an unread one, so the count is asked for again.
 // The stream takes up after the last event the page was rendered with (its URL says which), so
 // news that comes while the page loads is neither missed nor counted twice. Only when the stream
 // cannot be opened at all do the page's parts poll instead.
@@ -16,11 +18,6 @@ function setBadge(count) {
   holder.hidden = count <= 0;
   const badge = holder.querySelector(".badge");
   if (badge && badge.firstChild) badge.firstChild.nodeValue = number(count);
-}
-
-function unread() {
-  const holder = document.getElementById("unread-badge");
-  return holder ? Number(holder.dataset.unread || 0) : 0;
 }
 
 // The home page's game lists, fetched anew as the server renders them.
@@ -43,13 +40,24 @@ async function refreshHome() {
   })();
 }
 
-async function refreshAll() {
+async function refreshBadge() {
   try {
     const page = await getJson("/api/v1/notifications/");
-    setBadge(page.unread_count);
+    setBadge(page.unread_games);
   } catch {
     // Offline: the next poll, or the next event, tries again.
   }
+}
+
+// A burst of notices (a move that ends a game tells of the end and the next game) asks once.
+let badgeTimer = null;
+function refreshBadgeSoon() {
+  window.clearTimeout(badgeTimer);
+  badgeTimer = window.setTimeout(refreshBadge, 200);
+}
+
+async function refreshAll() {
+  await refreshBadge();
   refreshHome();
 }
 
@@ -64,8 +72,8 @@ function main() {
   openStream(
     script.dataset.streamUrl,
     {
-      notification: (item) => item.read_at || setBadge(unread() + 1),
-      notifications_read: (event) => setBadge(event.unread_count),
+      notification: (item) => item.read_at || refreshBadgeSoon(),
+      notifications_read: (event) => setBadge(event.unread_games),
       game_summary: () => refreshHome(),
       reset: () => refreshAll(), // more was missed than the server keeps: start afresh
     },
