@@ -285,10 +285,14 @@ def user_events_after(view: UserView, credentials: Credentials | None = None) ->
     )
     events = []
     seq = view.seq  # moved on only once every row is rendered: a read the database failed is made again
+    # The unread counts are read as they are now: of several, the last says all (and is read once).
+    last_counts = max((row.seq for row in rows if row.kind == EventKind.NOTIFICATIONS_READ), default=None)
     for row in rows:
         seq = row.seq
         if row.kind == EventKind.CREDENTIALS and credentials is not None and not credentials.still_valid():
             return None
+        if row.kind == EventKind.NOTIFICATIONS_READ and row.seq != last_counts:
+            continue
         event = render(view.user, row)
         if event is not None:
             events.append(event)

@@ -1,7 +1,8 @@
 // The signed-in player's own event stream (GET /api/v1/stream/), on every page: the notification
-// badge follows it, and the home page's lists of games follow the summaries of the player's games.
-// The badge counts the games with unread notices ("unread_games"), not the notices: a new notice
-// may be about a game already counted, or replace an unread one, so the count is asked for again.
+// badge follows it, and the page's other parts hear its events (the home page's dashboard, the
+// table's "Next game").
+// The badge counts the games with unread notices ("unread_games"), not the notices: the stream sends
+// the counts ("notifications_read") after notices are read and after new ones are written.
 // The stream takes up after the last event the page was rendered with (its URL says which), so
 // news that comes while the page loads is neither missed nor counted twice. Only when the stream
 // cannot be opened at all do the page's parts poll instead.
@@ -20,24 +21,9 @@ function setBadge(count) {
   if (badge && badge.firstChild) badge.firstChild.nodeValue = number(count);
 }
 
-// The home page's game lists, fetched anew as the server renders them.
-let refreshing = null;
-async function refreshHome() {
-  if (!document.querySelector("[data-home-games]")) return;
-  if (refreshing) return;
-  refreshing = (async () => {
-    try {
-      const response = await fetch("/", { credentials: "same-origin", headers: { Accept: "text/html" } });
-      const page = new DOMParser().parseFromString(await response.text(), "text/html");
-      const fresh = page.querySelector("[data-home-games]");
-      const current = document.querySelector("[data-home-games]");
-      if (fresh && current) current.replaceWith(fresh);
-    } catch {
-      // The next summary, or the next visit, shows them.
-    } finally {
-      refreshing = null;
-    }
-  })();
+// The page's parts that follow the player's news (home.js, table_next.js) hear it as "player:*" events.
+function tell(name, detail) {
+  document.dispatchEvent(new CustomEvent(`player:${name}`, { detail }));
 }
 
 async function refreshBadge() {
@@ -49,16 +35,9 @@ async function refreshBadge() {
   }
 }
 
-// A burst of notices (a move that ends a game tells of the end and the next game) asks once.
-let badgeTimer = null;
-function refreshBadgeSoon() {
-  window.clearTimeout(badgeTimer);
-  badgeTimer = window.setTimeout(refreshBadge, 200);
-}
-
 async function refreshAll() {
   await refreshBadge();
-  refreshHome();
+  tell("reset", null);
 }
 
 async function poll() {
@@ -72,9 +51,12 @@ function main() {
   openStream(
     script.dataset.streamUrl,
     {
-      notification: (item) => item.read_at || refreshBadgeSoon(),
-      notifications_read: (event) => setBadge(event.unread_games),
-      game_summary: () => refreshHome(),
+      notification: (item) => tell("notification", item),
+      notifications_read: (event) => {
+        setBadge(event.unread_games);
+        tell("unread", event);
+      },
+      game_summary: (summary) => tell("game", summary),
       reset: () => refreshAll(), // more was missed than the server keeps: start afresh
     },
     { onUnavailable: () => window.setTimeout(poll, FALLBACK_POLL_MS) },
