@@ -87,18 +87,19 @@ def dashboard(user) -> dict[str, Any]:
         "awaiting": [g for g in games if g["is_your_turn"]],
         "waiting": [g for g in games if not g["is_your_turn"]],
         "invitations": [g for g in (summarize(game, user) for game in invited) if g["you_are_invited"]],
-        "tournaments": [
-            {
-                "url": reverse("tournament", args=[t.public_id]),
-                "name": t.name,
-                "kind_label": KIND_LABELS.get(t.kind),
-                "status": t.status,
-                "round": t.current_round,
-                "rounds": t.rounds,
-            }
-            for t in entered_tournaments(user)
-        ],  # fmt: skip
+        "tournaments": [tournament_row(t) for t in entered_tournaments(user)],
         "followed_games": [summarize(game, user) for game in friends.followed_games(user)],
+    }
+
+
+def tournament_row(tournament) -> dict[str, Any]:
+    return {
+        "url": reverse("tournament", args=[tournament.public_id]),
+        "name": tournament.name,
+        "kind_label": KIND_LABELS.get(tournament.kind, tournament.kind),
+        "status": tournament.status,
+        "round": tournament.current_round,
+        "rounds": tournament.rounds,
     }
 
 

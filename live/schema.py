@@ -29,8 +29,9 @@ GAME_STREAM = (
 )
 USER_STREAM = (
     "Your events across all your games: `notification` (an item of /api/v1/notifications/),"
-    " `notifications_read` (the unread counts, whenever notices are read or written), and `game_summary` whenever one of"
-    " your games changes. Ids are your own numbers, increasing in commit order (one a stream does not"
+    " `notifications_read` (the unread counts, whenever notices are read or written), and"
+    " `game_summary` whenever one of your games changes. Ids are your own numbers, increasing in"
+    " commit order (one a stream does not"
     " show is skipped: a resume loses nothing); the log keeps at least 24 hours,"
     " and a resume from further back gets one `reset` event, after which the client reloads."
 )
