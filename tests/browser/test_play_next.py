@@ -1,3 +1,4 @@
+# ruff: noqa: RUF001 - the Persian phrases are meant
 """Where to play next, in Chromium: the table's "Next game" across three games, one unread notice per
 game behind the badge, and the home page's dashboard following an opponent's move live."""
 
@@ -159,5 +160,24 @@ def test_the_dashboard_follows_bobs_move_and_his_invitation_live(new_page, live_
     services.leave_game(game_id=invitation.public_id, user=bob)  # he calls it off
     invitations.get_by_text("No invitation is waiting for your answer.").wait_for(timeout=5000)
     assert page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 1
+    assert axe_violations(page) == []
+    assert not page.errors, page.errors
+
+
+def test_the_offer_speaks_persian_on_a_phone(new_page, live_server, players):  # noqa: F811
+    alice, bob = players
+    here = awaiting_alice(alice, bob, hours=30)
+    awaiting_alice(alice, bob, hours=2)
+    page = new_page(*PHONE)
+    log_in(page, live_server.url, "alice", "fa")
+    page.goto(f"{live_server.url}/games/{here.public_id}/")
+    page.get_by_role("button", name="برداشتن از دسته‌ی کشیدن", exact=True).click()
+    page.locator("#hand .card-toggle").first.click()  # a tap selects the card to throw away
+    page.locator("#actions").get_by_role("button", name=re.compile("^دور ریختن")).click()
+    offer = page.locator("#next-game")
+    link = offer.get_by_role("link", name="بازی بعدی: اسکات با bob")
+    link.wait_for()
+    offer.get_by_text("۱ بازی منتظر حرکت شماست.").wait_for()
+    assert in_first_screen(page, link), link.bounding_box()
     assert axe_violations(page) == []
     assert not page.errors, page.errors
