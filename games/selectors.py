@@ -233,10 +233,11 @@ def games_for(
 
 
 def player_games(user: User, *, to_act_only: bool = False) -> QuerySet[Game]:
-    """The player's active games (those they sit at): the ones awaiting their move first, the earliest
-    deadline first and games without one (a clock stopped for a vacation) last, then the others in the
-    same order. With `to_act_only`, only the games awaiting their move: where to play next."""
-    seated = Seat.objects.filter(game=OuterRef("pk"), user=user)
+    """The player's active games (those they sit at and have not resigned from): the ones awaiting their
+    move first, the earliest deadline first and games without one (a clock stopped for a vacation)
+    last, then the others in the same order. With `to_act_only`, only the games awaiting their move:
+    where to play next."""
+    seated = Seat.objects.filter(game=OuterRef("pk"), user=user, resigned=False)
     games = Game.objects.filter(Exists(seated), status=GameStatus.ACTIVE).annotate(
         awaiting_viewer=Exists(seated.filter(index=OuterRef("to_act_seat")))
     )

@@ -47,6 +47,17 @@ def test_alice_sees_the_games_awaiting_her_most_urgent_first(alice_client, bob_c
     assert ids(bob_client.get("/api/v1/me/games/?to_act=me")) == [bobs]
 
 
+def test_a_game_alice_resigned_from_is_hers_no_more(alice_client, bob_client, charlie_client, alice, charlie):
+    created = create_game(alice_client, seats=3, invite=["bob", "charlie"])
+    bob_client.post(f"/api/v1/games/{created['id']}/join/", format="json")
+    charlie_client.post(f"/api/v1/games/{created['id']}/join/", format="json")
+    assert ids(alice_client.get("/api/v1/me/games/")) == [created["id"]]
+    assert alice_client.post(f"/api/v1/games/{created['id']}/resign/", format="json").status_code == 200
+    assert Game.objects.get(public_id=created["id"]).status == GameStatus.ACTIVE  # bob and charlie play on
+    assert ids(alice_client.get("/api/v1/me/games/")) == []
+    assert ids(charlie_client.get("/api/v1/me/games/")) == [created["id"]]
+
+
 def test_charlie_sees_none_of_their_games(alice_client, bob_client, charlie_client, alice):
     a_game_where(alice, alice_client, bob_client, alice, deadline_in=timedelta(hours=1))
     assert ids(charlie_client.get("/api/v1/me/games/")) == []
