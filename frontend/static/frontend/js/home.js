@@ -1,6 +1,6 @@
 // The home page's dashboard follows the player's own stream (live.js passes its events on as
-// "player:*" events): when one of their games changes, a notice arrives or the unread counts move (an
-// invitation sent or withdrawn), the page asks the server for itself again and swaps in the parts
+// "player:*" events): when one of their games changes or the unread counts move (a notice written or
+// read: an invitation sent or withdrawn), the page asks the server for itself again and swaps in the parts
 // that changed, keeping the focus on the link it was on. A change in the number of games awaiting the
 // player is announced.
 import { announce } from "./dom.js";
@@ -73,6 +73,7 @@ async function refresh() {
   }
 }
 
-for (const name of ["player:game", "player:notification", "player:unread", "player:reset"]) {
+// "player:unread" follows every notice written or read (an invitation sent or withdrawn among them).
+for (const name of ["player:game", "player:unread", "player:reset"]) {
   document.addEventListener(name, () => refresh());
 }
