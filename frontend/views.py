@@ -30,7 +30,7 @@ from social import friends
 from stats.models import Rating
 from stats.ratings import PROVISIONAL_GAMES
 from stats.templatetags.ratings_shown import shown_rating
-from tournaments.selectors import table_of_game
+from tournaments.selectors import entered_tournaments, table_of_game
 
 from .forms import NewGameForm, default_label
 from .option_texts import option_label
@@ -70,15 +70,39 @@ def home(request: HttpRequest) -> HttpResponse:
     context: dict[str, Any] = {}
     if request.user.is_authenticated:
         context["first_visit"] = request.session.pop("just_signed_up", False)
-        mine = [summarize(game, request.user) for game in selectors.games_for(request.user, player=request.user)[:200]]
-        # games_for puts the games awaiting the viewer first, the nearest deadline first.
-        context["awaiting"] = [g for g in mine if g["is_your_turn"]]
-        context["invitations"] = [g for g in mine if g["status"] == GameStatus.OPEN and g["you_are_invited"]]
-        context["waiting"] = [
-            g for g in mine if g["status"] == GameStatus.ACTIVE and not g["is_your_turn"] and g["you_play"]
-        ][:10]
-        context["followed_games"] = [summarize(game, request.user) for game in friends.followed_games(request.user)]
+        context.update(dashboard(request.user))
     return render(request, "home.html", context)
+
+
+DASHBOARD_LIMIT = 100
+
+
+def dashboard(user) -> dict[str, Any]:
+    """The signed-in home page: the player's games in two groups, those awaiting their move (the
+    earliest deadline first) and those awaiting someone else (named), with their invitations, their
+    tournaments and the games of the players they follow beside."""
+    games = [summarize(game, user) for game in selectors.player_games(user)[:DASHBOARD_LIMIT]]
+    for game in games:
+        game["waiting_for"] = game["names"][game["to_act"]] if game["to_act"] is not None else None
+    invited = selectors.games_for(user, status=GameStatus.OPEN, player=user).defer("state")[:LIST_LIMIT]
+    return {
+        "awaiting": [g for g in games if g["is_your_turn"]],
+        "waiting": [g for g in games if not g["is_your_turn"]],
+        "invitations": [g for g in (summarize(game, user) for game in invited) if g["you_are_invited"]],
+        "tournaments": [tournament_row(t) for t in entered_tournaments(user)],
+        "followed_games": [summarize(game, user) for game in friends.followed_games(user)],
+    }
+
+
+def tournament_row(tournament) -> dict[str, Any]:
+    return {
+        "url": reverse("tournament", args=[tournament.public_id]),
+        "name": tournament.name,
+        "kind_label": KIND_LABELS.get(tournament.kind, tournament.kind),
+        "status": tournament.status,
+        "round": tournament.current_round,
+        "rounds": tournament.rounds,
+    }
 
 
 def lobby(request: HttpRequest) -> HttpResponse:

@@ -232,6 +232,23 @@ def games_for(
     return games.select_related("creator").prefetch_related("seats__user", "seats__invited_user")
 
 
+def player_games(user: User, *, to_act_only: bool = False) -> QuerySet[Game]:
+    """The player's active games (those they sit at and have not resigned from): the ones awaiting their
+    move first, the earliest deadline first and games without one (a clock stopped for a vacation)
+    last, then the others in the same order. With `to_act_only`, only the games awaiting their move:
+    where to play next."""
+    seated = Seat.objects.filter(game=OuterRef("pk"), user=user, resigned=False)
+    games = Game.objects.filter(Exists(seated), status=GameStatus.ACTIVE).annotate(
+        awaiting_viewer=Exists(seated.filter(index=OuterRef("to_act_seat")))
+    )
+    if to_act_only:
+        games = games.filter(awaiting_viewer=True)
+    games = games.order_by(F("awaiting_viewer").desc(), F("deadline").asc(nulls_last=True), "turn_started_at", "pk")
+    # A list shows no cards: the snapshot, the largest column, stays in the database.
+    games = games.defer("state")
+    return games.select_related("creator").prefetch_related("seats__user", "seats__invited_user")
+
+
 def watchable(games: QuerySet[Game] | None = None) -> QuerySet[Game]:
     """Of `games` (all by default), the public ones in progress, the most recently moved first (the
     lobby's "games to watch")."""

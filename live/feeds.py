@@ -16,7 +16,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.sessions.backends.base import SessionBase
-from django.db.models import Count, Max, Subquery
+from django.db.models import Max, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
@@ -266,10 +266,11 @@ def last_seq(user: User) -> int:
 
 
 def unread_and_last_seq(user: User) -> tuple[int, int]:
-    """The player's unread notifications and the number of their log's last event, read in one
-    statement (one snapshot). A page shows the count and its stream resumes after that number, so
-    news that comes between the page and its stream is neither missed nor counted twice."""
-    unread = outbox.unread(user).order_by().values("user").annotate(count=Count("pk")).values("count")
+    """The games the player has unread notices about (the badge: outbox.unread_games) and the number
+    of their log's last event, read in one statement (one snapshot). A page shows the count and its
+    stream resumes after that number, so news that comes between the page and its stream is neither
+    missed nor counted twice."""
+    unread = outbox.unread_games_query(user)
     cursor = StreamCursor.objects.filter(user=user).values("last_seq")
     both = User.objects.filter(pk=user.pk).values_list(Coalesce(Subquery(unread), 0), Coalesce(Subquery(cursor), 0))
     return both.first() or (0, 0)
@@ -284,10 +285,14 @@ def user_events_after(view: UserView, credentials: Credentials | None = None) ->
     )
     events = []
     seq = view.seq  # moved on only once every row is rendered: a read the database failed is made again
+    # The unread counts are read as they are now: of several, the last says all (and is read once).
+    last_counts = max((row.seq for row in rows if row.kind == EventKind.NOTIFICATIONS_READ), default=None)
     for row in rows:
         seq = row.seq
         if row.kind == EventKind.CREDENTIALS and credentials is not None and not credentials.still_valid():
             return None
+        if row.kind == EventKind.NOTIFICATIONS_READ and row.seq != last_counts:
+            continue
         event = render(view.user, row)
         if event is not None:
             events.append(event)
@@ -316,8 +321,9 @@ def render(user: User, row: StreamEvent) -> Event | None:
     if row.kind == EventKind.NOTIFICATION and row.notification is not None and row.notification.in_app:
         return Event(row.seq, "notification", texts.as_json(row.notification))
     if row.kind == EventKind.NOTIFICATIONS_READ:
-        unread = outbox.unread_count(user)
-        return Event(row.seq, "notifications_read", {"type": "notifications_read", "unread_count": unread})
+        data = {"type": "notifications_read", "unread_count": outbox.unread_count(user),
+                "unread_games": outbox.unread_games(user)}  # fmt: skip
+        return Event(row.seq, "notifications_read", data)
     return None
 
 

@@ -28,7 +28,7 @@ class StreamCursor(models.Model):
 class EventKind(models.TextChoices):
     GAME = "game", "a game of theirs changed"
     NOTIFICATION = "notification", "a notification"
-    NOTIFICATIONS_READ = "notifications_read", "notifications were marked read"
+    NOTIFICATIONS_READ = "notifications_read", "the unread counts changed: notices were read or written"
     CREDENTIALS = "credentials", "a token was revoked or the password changed"
 
 

@@ -29,8 +29,9 @@ GAME_STREAM = (
 )
 USER_STREAM = (
     "Your events across all your games: `notification` (an item of /api/v1/notifications/),"
-    " `notifications_read` (the unread count after reading), and `game_summary` whenever one of"
-    " your games changes. Ids are your own numbers, increasing in commit order (one a stream does not"
+    " `notifications_read` (the unread counts, whenever notices are read or written), and"
+    " `game_summary` whenever one of your games changes. Ids are your own numbers, increasing in"
+    " commit order (one a stream does not"
     " show is skipped: a resume loses nothing); the log keeps at least 24 hours,"
     " and a resume from further back gets one `reset` event, after which the client reloads."
 )
@@ -66,12 +67,17 @@ SCHEMAS: dict[str, dict[str, Any]] = {
     },
     "NotificationsReadEvent": {
         "type": "object",
-        "description": "The data of a `notifications_read` event.",
+        "description": "The data of a `notifications_read` event: the unread counts after notices were read or"
+        " written.",
         "properties": {
             "type": {"type": "string", "enum": ["notifications_read"]},
-            "unread_count": {"type": "integer"},
+            "unread_count": {"type": "integer", "description": "Unread notices."},
+            "unread_games": {
+                "type": "integer",
+                "description": "Games with unread notices (a notice about no game counts as one): the badge.",
+            },
         },
-        "required": ["type", "unread_count"],
+        "required": ["type", "unread_count", "unread_games"],
     },
     "ResetEvent": {
         "type": "object",

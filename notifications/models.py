@@ -37,7 +37,15 @@ class Notification(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-pk"]
-        indexes = [models.Index(fields=["user", "-created_at"], name="notification_user_recent")]
+        indexes = [
+            models.Index(fields=["user", "-created_at"], name="notification_user_recent"),
+            # The unread ones a player's badge counts, and those a new turn's notice replaces.
+            models.Index(
+                fields=["user", "game", "kind"],
+                name="notification_unread",
+                condition=Q(read_at__isnull=True, in_app=True),
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.kind} for {self.user_id}"

@@ -15,9 +15,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from functools import reduce
+from operator import or_
 from typing import Any
 
 from django.db import connection, transaction
+from django.db.models import Count, Q
 from django.utils import timezone
 
 from accounts.preferences import preference_for
@@ -33,8 +36,15 @@ from .models import Channel, Delivery, DeliveryStatus, Notification, Notificatio
 DELIVERY_BATCH = 10
 # Sent by a worker as soon as the change commits; email waits for the delivery sweep.
 SENT_AT_ONCE = (Channel.WEBHOOK, Channel.PUSH)
+# A new notice of these kinds replaces its reader's unread one of the same game and kind (one unread
+# per game and kind): the older one leaves the list (in_app false) but keeps its delivery records,
+# and an email of it not yet sent is skipped, its turn answered by the newer one (notifications.timing).
+REPLACED_KINDS = (NotificationKind.YOUR_TURN, NotificationKind.TIME_RUNNING_OUT)
 
-__all__ = ["invitations_over", "mark_read", "notify", "preference_for", "unread", "unread_count"]
+__all__ = [
+    "invitations_over", "mark_read", "notify", "preference_for", "unread", "unread_count", "unread_games",
+    "unread_games_query",
+]  # fmt: skip
 
 Recipient = tuple[int, Any, dict[str, Any]]  # (user id, the game or None, the payload)
 
@@ -83,6 +93,8 @@ def notify(
 
 # The notifications and their deliveries in one INSERT of each, sent as one statement: a turn's
 # "your turn" is written inside the move's transaction, and a round trip fewer is a move faster.
+# The same statement takes the notices that the new ones replace off the list (`replaced`; all its
+# parts see the table as it was, so it never touches a row the statement adds).
 # The ids come from the notifications' sequence, drawn once per row in a materialized CTE, so each
 # delivery can name its notification. The columns are the models' own (tests/tasks compare the
 # rows with those the ORM writes).
@@ -91,6 +103,11 @@ WITH new AS MATERIALIZED (
     SELECT nextval(pg_get_serial_sequence('notifications_notification', 'id')) AS id, row.*
     FROM unnest(%s::bigint[], %s::text[], %s::bigint[], %s::jsonb[], %s::boolean[], %s::text[])
          WITH ORDINALITY AS row(user_id, kind, game_id, payload, in_app, channels, ord)
+), replaced AS (
+    UPDATE notifications_notification old SET in_app = false
+    FROM new
+    WHERE new.in_app AND new.kind = ANY(%s::text[]) AND old.user_id = new.user_id AND old.game_id = new.game_id
+      AND old.kind = new.kind AND old.in_app AND old.read_at IS NULL
 ), notification AS (
     INSERT INTO notifications_notification (id, user_id, kind, game_id, payload, in_app, created_at, read_at)
     SELECT id, user_id, kind, game_id, payload, in_app, %s, NULL FROM new
@@ -108,8 +125,12 @@ UNION ALL SELECT id, NULL, channel FROM delivery
 
 
 def write_outbox_with_orm(notifications: list[Notification], outside: list[list[str]]) -> list[tuple[int, str]]:
-    """Insert the notifications (setting their pks) and a delivery per outside channel; the deliveries'
-    (pk, channel)."""
+    """Insert the notifications (setting their pks) and a delivery per outside channel, taking the ones
+    they replace off the list; the deliveries' (pk, channel)."""
+    replacing = [n for n in notifications if n.in_app and n.kind in REPLACED_KINDS and n.game_id]
+    if replacing:
+        same_game = reduce(or_, (Q(user_id=n.user_id, game_id=n.game_id, kind=n.kind) for n in replacing))
+        Notification.objects.filter(same_game, in_app=True, read_at__isnull=True).update(in_app=False)
     Notification.objects.bulk_create(notifications)
     written = Delivery.objects.bulk_create(
         Delivery(notification=notification, channel=channel)
@@ -136,7 +157,9 @@ def write_outbox_in_one_statement(notifications: list[Notification], outside: li
         [",".join(channels) for channels in outside],
     ]
     with connection.cursor() as cursor:
-        cursor.execute(OUTBOX_INSERT, [*columns, now, DeliveryStatus.PENDING, now])
+        cursor.execute(
+            OUTBOX_INSERT, [*columns, [kind.value for kind in REPLACED_KINDS], now, DeliveryStatus.PENDING, now]
+        )
         rows = cursor.fetchall()
     deliveries = []
     for pk, ordinal, channel in rows:
@@ -158,6 +181,19 @@ def unread(user):
 
 def unread_count(user) -> int:
     return unread(user).count()
+
+
+def unread_games_query(user):
+    """One row, {"count": n}: how many games the player has unread notices about, each notice about no
+    game (a tournament's, a digest) counting as one of its own. The site's badge shows this number:
+    the games waiting for the player, however many notices each holds."""
+    per_matter = Count("game", distinct=True) + Count("pk", filter=Q(game__isnull=True))
+    return unread(user).order_by().values("user").annotate(count=per_matter).values("count")
+
+
+def unread_games(user) -> int:
+    per_matter = unread(user).aggregate(games=Count("game", distinct=True), other=Count("pk", filter=Q(game=None)))
+    return per_matter["games"] + per_matter["other"]
 
 
 def invitations_over(game, user_ids: Iterable[int], writes: WriteBatch) -> None:

@@ -3,19 +3,17 @@ runs inside the change's transaction, its rows with the change's WriteBatch."""
 
 from __future__ import annotations
 
-from typing import Any
+from operator import attrgetter
 
 from accounts.events import PasswordChanged
 from games.events import GameFinished, GameStarted, InvitationsAnswered, InvitationsSent, RemindersDue, TurnBegan
-from games.models import Game
+from games.models import Seat
 
 from . import devices
 from .models import NotificationKind
 from .outbox import invitations_over, notify
-
-
-def _game_payload(game: Game) -> dict[str, Any]:
-    return {"game": game.public_id, "kind": game.kind}
+from .payloads import game_payload as _game_payload
+from .payloads import turn_payload
 
 
 def invitations_sent(event: InvitationsSent) -> None:
@@ -40,7 +38,7 @@ def turn_began(event: TurnBegan) -> None:
     # The move's own event nudges every seated player's stream: no second nudge for this one.
     notify(
         NotificationKind.YOUR_TURN,
-        [(event.seat.user_id, event.game, _game_payload(event.game))],
+        [(event.seat.user_id, event.game, turn_payload(event.game, event.seats, event.seat.user_id))],
         preferences=[event.preference],
         writes=event.writes,
         announce=False,
@@ -62,14 +60,17 @@ def game_finished(event: GameFinished) -> None:
 
 
 def reminders_due(event: RemindersDue) -> None:
-    notify(
-        NotificationKind.TIME_RUNNING_OUT,
-        [
-            (seat.user_id, seat.game, {"game": seat.game.public_id, "kind": seat.game.kind,
-                                       "deadline": seat.game.deadline.isoformat() if seat.game.deadline else None})
-            for seat in event.seats
-        ],
-    )  # fmt: skip
+    # The company at each table, for the notice to name: one query for every game due.
+    tables: dict[int, list[Seat]] = {}
+    for seat in Seat.objects.filter(game_id__in={s.game_id for s in event.seats}).select_related("user"):
+        tables.setdefault(seat.game_id, []).append(seat)
+    recipients = []
+    for seat in event.seats:
+        game = seat.game
+        payload = turn_payload(game, sorted(tables.get(game.pk, []), key=attrgetter("index")), seat.user_id)
+        payload["deadline"] = game.deadline.isoformat() if game.deadline else None
+        recipients.append((seat.user_id, game, payload))
+    notify(NotificationKind.TIME_RUNNING_OUT, recipients)
 
 
 def password_changed(event: PasswordChanged) -> None:

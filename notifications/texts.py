@@ -7,10 +7,10 @@ from typing import Any
 
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 
 from config import l10n
-from games.models import GameKind
+from games.models import BotLevel, GameKind
 
 from .models import Notification, NotificationKind
 
@@ -20,9 +20,19 @@ def text_of(notification: Notification) -> str:
     payload = notification.payload
     kind = notification.kind
     game = kind_name(payload.get("kind", ""))
+    company = company_of(payload)
     if kind == NotificationKind.YOUR_TURN:
-        return _("It is your turn in %(game)s.") % {"game": game} + _orders_note(payload)
+        if company:
+            sentence = _("Your turn in %(game)s with %(players)s.") % {"game": game, "players": company}
+        else:  # a notice written before notices named the company
+            sentence = _("It is your turn in %(game)s.") % {"game": game}
+        return sentence + _orders_note(payload)
     if kind == NotificationKind.TIME_RUNNING_OUT:
+        if company:
+            return _("Your time to move in %(game)s with %(players)s is running out.") % {
+                "game": game,
+                "players": company,
+            }
         return _("Your time to move in %(game)s is running out.") % {"game": game}
     if kind == NotificationKind.GAME_OVER:
         values = {"game": game, "place": payload.get("place")}
@@ -50,6 +60,31 @@ def text_of(notification: Notification) -> str:
     if kind == NotificationKind.CHAT_MESSAGE:
         return _("%(player)s wrote at your %(game)s table.") % {"player": payload.get("from"), "game": game}
     return kind
+
+
+def company_of(payload: dict[str, Any]) -> str:
+    """The other players a turn's notice names ("bob and carol"), in the active language; empty
+    when it names none."""
+    company = payload.get("with")
+    if not isinstance(company, list):
+        return ""
+    names = []
+    for player in company:
+        if not isinstance(player, dict):
+            continue
+        if player.get("bot") in BotLevel.values:
+            names.append(str(BotLevel(player["bot"]).label))
+        elif isinstance(player.get("name"), str) and player["name"]:
+            names.append(player["name"])
+    return names_list(names)
+
+
+def names_list(names: list[str]) -> str:
+    """ "bob", "bob and carol", "bob, carol and dave", in the active language."""
+    if len(names) < 2:
+        return "".join(names)
+    separator = pgettext("between the names of a list", ", ")
+    return _("%(names)s and %(last)s") % {"names": separator.join(names[:-1]), "last": names[-1]}
 
 
 def _orders_note(payload: dict[str, Any]) -> str:

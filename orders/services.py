@@ -19,6 +19,7 @@ from games.models import Game, GameStatus, Move, Seat
 from games.services import lock_game, record_move, seat_of, seat_preference
 from notifications.models import NotificationKind
 from notifications.outbox import notify
+from notifications.payloads import turn_payload
 
 from .models import EndReason, StandingOrders
 
@@ -146,7 +147,7 @@ def play_orders(*, game_id: str) -> int:
                 break
             step = _next_action(game, seat, orders) if orders.is_active else None
             if step is None:
-                _tell_your_turn(game, seat, orders)
+                _tell_your_turn(game, seats, seat, orders)
                 break
             passed = _play(game, seats, seat, orders, *step)
         played += 1
@@ -232,7 +233,7 @@ def _play(game: Game, seats: list[Seat], seat: Seat, orders: StandingOrders, act
     return passed
 
 
-def _tell_your_turn(game: Game, seat: Seat, orders: StandingOrders) -> None:
+def _tell_your_turn(game: Game, seats: list[Seat], seat: Seat, orders: StandingOrders) -> None:
     """The "your turn" the turn's start held back while the orders played, with what they did since
     the player was last told. Once per turn."""
     if orders.told_turn_at == game.turn_started_at:
@@ -242,5 +243,5 @@ def _tell_your_turn(game: Game, seat: Seat, orders: StandingOrders) -> None:
     orders.told_turn_at = game.turn_started_at
     orders.told_version = game.version
     orders.save(update_fields=["told_turn_at", "told_version"])
-    payload = {"game": game.public_id, "kind": game.kind, "orders_played": did, "orders_ended": orders.ended or None}
+    payload = {**turn_payload(game, seats, seat.user_id), "orders_played": did, "orders_ended": orders.ended or None}
     notify(NotificationKind.YOUR_TURN, [(seat.user_id, game, payload)], preferences=[seat_preference(seat)])

@@ -6,7 +6,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db.models import Count, F, Prefetch, Q, QuerySet
 
 from accounts.models import User
 from games.models import Game, GameStatus, Seat, time_bank_of
@@ -102,6 +102,17 @@ def tournaments_list(status: str | None = None) -> QuerySet[Tournament]:
     if status == TournamentStatus.FINISHED:
         return tournaments.order_by("-finished_at", "-pk")
     return tournaments.order_by("-created_at", "-pk")
+
+
+def entered_tournaments(user: User, limit: int = 10) -> QuerySet[Tournament]:
+    """The open and running tournaments `user` has entered and not withdrawn from, the running ones
+    first, then by when they start."""
+    entered = Entry.objects.filter(user=user, withdrawn_at__isnull=True).values("tournament_id")
+    tournaments = Tournament.objects.filter(
+        pk__in=entered, status__in=[TournamentStatus.OPEN, TournamentStatus.RUNNING]
+    )
+    # "running" sorts after "open": the running ones first.
+    return tournaments.order_by("-status", F("starts_at").asc(nulls_last=True), "created_at")[:limit]
 
 
 def summary(

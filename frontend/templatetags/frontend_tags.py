@@ -11,8 +11,8 @@ register = template.Library()
 
 @register.simple_tag(takes_context=True)
 def player_news(context: template.Context) -> dict[str, int]:
-    """The signed-in player's unread notifications, for the navigation's badge, and the number of
-    their log's last event, after which the page's stream of their news takes up."""
+    """The games the signed-in player has unread notices about, for the navigation's badge, and the
+    number of their log's last event, after which the page's stream of their news takes up."""
     request = context.get("request")
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:

@@ -139,6 +139,14 @@ class GameListQuerySerializer(serializers.Serializer):
     )
 
 
+class MyGamesQuerySerializer(serializers.Serializer):
+    to_act = serializers.ChoiceField(
+        choices=[("me", "me")],
+        required=False,
+        help_text="me: only the games awaiting your move (where to play next). Without it: all your active games.",
+    )
+
+
 class MoveListQuerySerializer(serializers.Serializer):
     after = serializers.IntegerField(required=False, default=0, min_value=0)
 

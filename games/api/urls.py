@@ -19,5 +19,6 @@ urlpatterns = [
     path("games/<public_id:game_id>/advice/", views.AdviceView.as_view(), name="api-game-advice"),
     path("games/<public_id:game_id>/review/", views.ReviewView.as_view(), name="api-game-review"),
     path("rules/<str:kind>/", views.RulesView.as_view(), name="api-rules"),
+    path("me/games/", views.MyGamesView.as_view(), name="api-my-games"),
     path("me/vacation/", vacation_views.VacationView.as_view(), name="api-vacation"),
 ]

@@ -136,6 +136,28 @@ def etag_matches(if_none_match: str, etag: str) -> bool:
     return "*" in tags or etag in tags
 
 
+class MyGamesView(APIView):
+    @extend_schema(
+        operation_id="me_games_list",
+        parameters=[s.MyGamesQuerySerializer, PAGE_PARAMETER],
+        responses={200: s.GamePageSerializer},
+        description="Your active games, the ones awaiting your move first: the earliest deadline first, and "
+        "games without a deadline (a clock stopped for a vacation) last, then the others in the same order. "
+        "`to_act=me`: only the games awaiting your move, the most urgent first (where to play next); `count` "
+        "says how many are waiting.",
+    )
+    def get(self, request: Request) -> Response:
+        """Your active games; with to_act=me, those where it is your turn, most urgent first."""
+        query = s.MyGamesQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        games = selectors.player_games(request.user, to_act_only=query.validated_data.get("to_act") == "me")
+        paginator = PageNumberPagination()
+        page = paginator.paginate_queryset(games, request, view=self)
+        return paginator.get_paginated_response(
+            [selectors.game_summary(g, list(g.seats.all()), request.user) for g in page]
+        )
+
+
 class GameDetailView(APIView):
     permission_classes = [AllowAny]
 

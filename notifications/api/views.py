@@ -32,9 +32,17 @@ class NotificationSerializer(serializers.Serializer):
     read_at = serializers.DateTimeField(allow_null=True)
 
 
+UNREAD_GAMES_HELP = (
+    "How many games you have unread notices about (a notice about no game, such as a tournament's, counts "
+    'as one): the number on the site\'s badge. A new "your turn" or "time running out" notice replaces '
+    "your unread one of the same game and kind."
+)
+
+
 class NotificationPageSerializer(serializers.Serializer):
     count = serializers.IntegerField()
-    unread_count = serializers.IntegerField()
+    unread_count = serializers.IntegerField(help_text="Unread notices.")
+    unread_games = serializers.IntegerField(help_text=UNREAD_GAMES_HELP)
     next = serializers.URLField(allow_null=True)
     previous = serializers.URLField(allow_null=True)
     results = NotificationSerializer(many=True)
@@ -62,6 +70,7 @@ class MarkReadSerializer(KnownFieldsOnly, serializers.Serializer):
 class MarkedSerializer(serializers.Serializer):
     marked = serializers.IntegerField()
     unread_count = serializers.IntegerField()
+    unread_games = serializers.IntegerField(help_text=UNREAD_GAMES_HELP)
 
 
 class NotificationListView(APIView):
@@ -72,6 +81,7 @@ class NotificationListView(APIView):
         page = paginator.paginate_queryset(outbox.listed_for(request.user), request, view=self)
         response = paginator.get_paginated_response([texts.as_json(n) for n in page])
         response.data["unread_count"] = outbox.unread_count(request.user)
+        response.data["unread_games"] = outbox.unread_games(request.user)
         return response
 
 
@@ -83,7 +93,8 @@ class NotificationReadView(APIView):
         data.is_valid(raise_exception=True)
         chosen = data.validated_data
         marked = outbox.mark_read(request.user, ids=chosen["ids"], everything=chosen["all"], game=chosen.get("game"))
-        return Response({"marked": marked, "unread_count": outbox.unread_count(request.user)})
+        unread = {"unread_count": outbox.unread_count(request.user), "unread_games": outbox.unread_games(request.user)}
+        return Response({"marked": marked, **unread})
 
 
 @extend_schema_field({"type": "string", "pattern": r"^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$", "example": "22:00"})

@@ -14,7 +14,7 @@ def test_bob_sees_his_invitation_and_marks_it_read(alice_client, bob_client):
     assert "alice invites you" in invitation["text"]
 
     marked = bob_client.post("/api/v1/notifications/read/", {"ids": [invitation["id"]]}, format="json").json()
-    assert marked == {"marked": 1, "unread_count": 0}
+    assert marked == {"marked": 1, "unread_count": 0, "unread_games": 0}
 
 
 def test_alice_cannot_mark_bobs_notifications(alice_client, bob_client):
@@ -115,8 +115,8 @@ def test_the_notifications_about_one_game_are_marked_read_together(alice_client,
     first = create_game(alice_client, seats=2, invite=["bob"])
     second = create_game(alice_client, seats=2, invite=["bob"])
     marked = bob_client.post("/api/v1/notifications/read/", {"game": first["id"]}, format="json").json()
-    assert marked == {"marked": 1, "unread_count": 1}
+    assert marked == {"marked": 1, "unread_count": 1, "unread_games": 1}
     unread = Notification.objects.filter(user=bob, read_at__isnull=True)
     assert [n.game.public_id for n in unread] == [second["id"]]
     nothing = bob_client.post("/api/v1/notifications/read/", {"game": "no-such-game"}, format="json").json()
-    assert nothing == {"marked": 0, "unread_count": 1}
+    assert nothing == {"marked": 0, "unread_count": 1, "unread_games": 1}

@@ -84,11 +84,15 @@ def test_a_resume_older_than_the_log_gets_a_reset(asgi_server, alice, bob, open_
 
 
 def test_reading_notifications_tells_every_stream_of_the_player(asgi_server, alice, bob, open_stream):
+    first = services.create_game(creator=alice, kind="scat", num_seats=2, invite=["bob"])
     services.create_game(creator=alice, kind="scat", num_seats=2, invite=["bob"])
     stream = open_stream(f"{asgi_server}/api/v1/stream/", token_of(bob))
+    outbox.mark_read(bob, game=first.public_id)
+    read = stream.until(lambda e: e.event == "notifications_read")[-1]
+    assert (read.data["unread_count"], read.data["unread_games"]) == (1, 1)  # the badge counts games
     outbox.mark_read(bob, everything=True)
     read = stream.until(lambda e: e.event == "notifications_read")[-1]
-    assert read.data["unread_count"] == 0
+    assert (read.data["unread_count"], read.data["unread_games"]) == (0, 0)
 
 
 def test_the_own_stream_needs_an_account(asgi_server, open_stream, db):

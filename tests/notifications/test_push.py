@@ -79,7 +79,7 @@ def test_the_opponents_move_sends_one_signed_encrypted_push_with_the_game_and_no
         "type": "your_turn",
         "game": game.public_id,
         "title": "Your turn",
-        "body": "It is your turn in Scat.",
+        "body": "Your turn in Scat with alice.",
         "url": f"/games/{game.public_id}/",
     }
     assert not CARD_CODE.search(message.headers.get("Topic", "") + str(payload))

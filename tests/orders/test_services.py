@@ -114,9 +114,9 @@ def test_when_no_rule_matches_the_player_is_told_with_what_the_orders_did(alice,
     assert orders.play_orders(game_id=game.public_id) == 1  # the draw; the discard is hers
     told = Notification.objects.filter(user=alice, kind="your_turn", game=game).latest("pk")
     assert told.payload["orders_played"] == 1
-    assert text_of(told) == "It is your turn in Scat. Your standing orders played 1 move first."
+    assert text_of(told) == "Your turn in Scat with bob. Your standing orders played 1 move first."
     with translation.override("fa"):
-        assert text_of(told) == "در اسکات نوبت شماست. دستورهای دائمی شما پیش از آن \u06f1 حرکت انجام دادند."
+        assert text_of(told) == "در بازی اسکات با bob نوبت شماست. دستورهای دائمی شما پیش از آن \u06f1 حرکت انجام دادند."
     assert orders.play_orders(game_id=game.public_id) == 0  # run again: nothing more, no second notice
     assert Notification.objects.filter(user=alice, kind="your_turn", game=game).latest("pk") == told
 

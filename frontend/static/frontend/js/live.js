@@ -1,5 +1,8 @@
 // The signed-in player's own event stream (GET /api/v1/stream/), on every page: the notification
-// badge follows it, and the home page's lists of games follow the summaries of the player's games.
+// badge follows it, and the page's other parts hear its events (the home page's dashboard, the
+// table's "Next game").
+// The badge counts the games with unread notices ("unread_games"), not the notices: the stream sends
+// the counts ("notifications_read") after notices are read and after new ones are written.
 // The stream takes up after the last event the page was rendered with (its URL says which), so
 // news that comes while the page loads is neither missed nor counted twice. Only when the stream
 // cannot be opened at all do the page's parts poll instead.
@@ -18,39 +21,23 @@ function setBadge(count) {
   if (badge && badge.firstChild) badge.firstChild.nodeValue = number(count);
 }
 
-function unread() {
-  const holder = document.getElementById("unread-badge");
-  return holder ? Number(holder.dataset.unread || 0) : 0;
+// The page's parts that follow the player's news (home.js, table_next.js) hear it as "player:*" events.
+function tell(name, detail) {
+  document.dispatchEvent(new CustomEvent(`player:${name}`, { detail }));
 }
 
-// The home page's game lists, fetched anew as the server renders them.
-let refreshing = null;
-async function refreshHome() {
-  if (!document.querySelector("[data-home-games]")) return;
-  if (refreshing) return;
-  refreshing = (async () => {
-    try {
-      const response = await fetch("/", { credentials: "same-origin", headers: { Accept: "text/html" } });
-      const page = new DOMParser().parseFromString(await response.text(), "text/html");
-      const fresh = page.querySelector("[data-home-games]");
-      const current = document.querySelector("[data-home-games]");
-      if (fresh && current) current.replaceWith(fresh);
-    } catch {
-      // The next summary, or the next visit, shows them.
-    } finally {
-      refreshing = null;
-    }
-  })();
-}
-
-async function refreshAll() {
+async function refreshBadge() {
   try {
     const page = await getJson("/api/v1/notifications/");
-    setBadge(page.unread_count);
+    setBadge(page.unread_games);
   } catch {
     // Offline: the next poll, or the next event, tries again.
   }
-  refreshHome();
+}
+
+async function refreshAll() {
+  await refreshBadge();
+  tell("reset", null);
 }
 
 async function poll() {
@@ -64,9 +51,12 @@ function main() {
   openStream(
     script.dataset.streamUrl,
     {
-      notification: (item) => item.read_at || setBadge(unread() + 1),
-      notifications_read: (event) => setBadge(event.unread_count),
-      game_summary: () => refreshHome(),
+      notification: (item) => tell("notification", item),
+      notifications_read: (event) => {
+        setBadge(event.unread_games);
+        tell("unread", event);
+      },
+      game_summary: (summary) => tell("game", summary),
       reset: () => refreshAll(), // more was missed than the server keeps: start afresh
     },
     { onUnavailable: () => window.setTimeout(poll, FALLBACK_POLL_MS) },

@@ -1,6 +1,7 @@
 // The card table's entry point: the waiting room watches for the start, a game in play gets its Table.
 import { setSprite } from "./cards.js";
 import { Table } from "./table_core.js";
+import { offerNextGame } from "./table_next.js";
 import { watchWaitingRoom } from "./table_stream.js";
 
 function main() {
@@ -14,6 +15,7 @@ function main() {
     return;
   }
   if (game.status === "aborted") return;
+  offerNextGame(root, game);
   new Table(root, game).start();
 }
 

@@ -187,6 +187,7 @@ export class Table {
     this.renderShowdown();
     this.renderRanking();
     this.loadReview();
+    this.root.dispatchEvent(new CustomEvent("table:rendered", { detail: this.game })); // table_next.js
   }
 
   renderHistoryParts() {
