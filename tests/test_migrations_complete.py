@@ -4,5 +4,5 @@ the migrations record, and a missing one would be written by whoever runs makemi
 from django.core.management import call_command
 
 
-def test_the_models_and_their_migrations_agree():
+def test_the_models_and_their_migrations_agree(db):
     call_command("makemigrations", "--check", "--dry-run", verbosity=0)
