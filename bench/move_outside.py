@@ -1,0 +1,192 @@
+"""A move measured from outside: every move of two-player Scat games, as the client sees it, against
+the floor of a separate minimal Django project, one sync gunicorn worker each.
+
+Run from the project folder, with PostgreSQL on 127.0.0.1:5432 (user postgres, trust auth):
+
+    .venv/bin/python -m bench.move_outside [--pairs 400] [--runs 3] [--database slowhand_bench_outside]
+
+It drops, recreates and migrates two databases, `<database>` for the site and `<database>_floor` for
+the floor (no other), and starts two servers with one sync gunicorn worker each:
+
+- the site, `gunicorn config.wsgi`, with the production settings, DJANGO_DEBUG=0 and no REDIS_URL
+  (so no cache server: the rate limits count in the worker's memory, the follow-up tasks go to the
+  SQLite broker of `make run`); every middleware, the rate limits (high enough never to bite);
+- the floor, `gunicorn bench.floor_project.wsgi`: a project of its own (bench/floor_project/) with
+  DRF's TokenAuthentication, only CommonMiddleware, and one view that in one transaction SELECTs a
+  row FOR UPDATE, UPDATEs it, INSERTs one row and answers a small JSON body.
+
+One client (nothing queues) plays two-player Scat games through the site's API, a random legal action
+each time (draws, discards, knocks, whatever the rules offer), with a fresh connection per request
+and the whole answer read; after every move it sends one request to the floor. The two alternate,
+so whatever else the machine does weighs on both alike: on a busy machine read the ratio. The
+player to act reads the game first when the last answer was not theirs (a GET, not measured); a
+finished game is followed by a new one (not measured). After a warm-up it prints, for each run, the
+medians over `--pairs` of each and their ratio (target: at most 2.0x). Writes
+bench/results/move_outside.txt.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import re
+import subprocess
+import tempfile
+from pathlib import Path
+
+from bench.api_load import request
+from bench.common import (
+    POSTGRES,
+    PYTHON,
+    ROOT,
+    VENV_BIN,
+    Report,
+    bench_env,
+    free_port,
+    median,
+    percentile,
+    stop_group,
+    wait_for_port,
+)
+
+WARM_UP_PAIRS = 40
+TARGET = 2.0
+
+
+def reset(database: str, env: dict[str, str], settings: str) -> None:
+    """Drop, recreate and migrate `database` (a benchmark's own: its name says so)."""
+    import psycopg
+
+    assert re.fullmatch(r"slowhand_[a-z_]+", database) and database not in ("slowhand", "slowhand_test"), database
+    with psycopg.connect(f"{POSTGRES}/postgres", autocommit=True) as conn:
+        conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", [database])
+        conn.execute(f"DROP DATABASE IF EXISTS {database}")
+        conn.execute(f"CREATE DATABASE {database}")
+    command = [PYTHON, "-m", "django", "migrate", "--noinput", "-v", "0", f"--settings={settings}"]
+    subprocess.run(command, cwd=ROOT, env=env, check=True, timeout=300)
+
+
+def run_django(env: dict[str, str], code: str) -> str:
+    """Run `code` in a Django process with `env`; what it prints."""
+    script = "import django; django.setup()\n" + code
+    result = subprocess.run([PYTHON, "-c", script], cwd=ROOT, env=env, check=True, capture_output=True, text=True)
+    return result.stdout.strip()
+
+
+SITE_PLAYERS = """
+from accounts.models import ApiToken, User
+for name in ("outside-alice", "outside-bob"):
+    user = User.objects.create_user(username=name, email=f"{name}@example.com", password=None)
+    print(ApiToken.issue(user=user, name="bench")[1])
+"""
+
+FLOOR_PLAYER = """
+from django.contrib.auth.models import User
+from rest_framework.authtoken.models import Token
+from bench.floor_project.models import Table
+user = User.objects.create_user(username="floor")
+print(Token.objects.create(user=user).key, Table.objects.create().pk)
+"""
+
+
+def start(env: dict[str, str], app: str, port: int, log: Path) -> subprocess.Popen:
+    command = [str(VENV_BIN / "gunicorn"), app, "--workers", "1", "--bind", f"127.0.0.1:{port}"]
+    command += ["--log-level", "warning", "--timeout", "60"]
+    process = subprocess.Popen(
+        command, cwd=ROOT, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT, start_new_session=True
+    )
+    wait_for_port(port)
+    return process
+
+
+class Table:
+    """One two-player Scat game on the site, played by both players through the API."""
+
+    def __init__(self, port: int, tokens: list[str], rng: random.Random) -> None:
+        self.port, self.tokens, self.rng = port, tokens, rng
+        self.game: dict = {}
+        self.games = 0
+        self.new_game()
+
+    def new_game(self) -> None:
+        status, created, _ = request(self.port, "POST", "/api/v1/games/", self.tokens[0], {"kind": "scat", "seats": 2})
+        assert status == 201, created
+        status, self.game, _ = request(self.port, "POST", f"/api/v1/games/{created['id']}/join/", self.tokens[1], {})
+        assert status == 200, self.game
+        self.games += 1
+
+    def move(self) -> float:
+        """One move by the player to act: the client's time of its POST, in milliseconds."""
+        if self.game["status"] != "active":
+            self.new_game()
+        seat = self.game["to_act"]
+        if not self.game.get("is_your_turn"):
+            status, self.game, _ = request(self.port, "GET", f"/api/v1/games/{self.game['id']}/", self.tokens[seat])
+            assert status == 200 and self.game["is_your_turn"], self.game
+        action = self.rng.choice(self.game["legal_actions"])
+        body = {"action": action, "version": self.game["version"]}
+        path = f"/api/v1/games/{self.game['id']}/moves/"
+        status, answer, elapsed = request(self.port, "POST", path, self.tokens[seat], body)
+        assert status == 201, answer
+        self.game = answer["game"]
+        return elapsed * 1000
+
+
+def run(database: str, pairs: int, seed: int, report: Report) -> float:
+    """One side-by-side run on fresh databases and fresh servers; the ratio of the medians."""
+    floor_database = f"{database}_floor"
+    # A var folder of its own: the SQLite broker the follow-up tasks go to starts empty each run.
+    var = tempfile.mkdtemp(prefix="slowhand-bench-outside-var-")
+    site_env = bench_env(DATABASE_URL=f"{POSTGRES}/{database}", SLOWHAND_VAR_DIR=var)
+    floor_env = bench_env(
+        DJANGO_SETTINGS_MODULE="bench.floor_project.settings", FLOOR_DATABASE_URL=f"{POSTGRES}/{floor_database}"
+    )
+    reset(database, site_env, "config.settings")
+    reset(floor_database, floor_env, "bench.floor_project.settings")
+    tokens = run_django(site_env, SITE_PLAYERS).split()
+    floor_token, table_id = run_django(floor_env, FLOOR_PLAYER).split()
+    logs = Path(tempfile.mkdtemp(prefix="slowhand-bench-outside-"))
+    site_port, floor_port = free_port(), free_port()
+    site = start(site_env, "config.wsgi", site_port, logs / "site.log")
+    floor = start(floor_env, "bench.floor_project.wsgi", floor_port, logs / "floor.log")
+    moves: list[float] = []
+    floors: list[float] = []
+    try:
+        table = Table(site_port, tokens, random.Random(seed))
+        for i in range(WARM_UP_PAIRS + pairs):
+            took = table.move()
+            body = {"action": {"type": "floor", "n": i}}
+            status, answer, elapsed = request(floor_port, "POST", f"/floor/{table_id}/", floor_token, body)
+            assert status == 201, answer
+            if i >= WARM_UP_PAIRS:
+                moves.append(took)
+                floors.append(elapsed * 1000)
+    finally:
+        stop_group(site)
+        stop_group(floor)
+    ratio = median(moves) / median(floors)
+    report.line(
+        f"  run (seed {seed}): {len(moves)} moves in {table.games} games and {len(floors)} floor requests, alternating: "
+        f"move p50 {median(moves):.2f} ms (p90 {percentile(moves, 0.9):.2f}), "
+        f"floor p50 {median(floors):.2f} ms (p90 {percentile(floors, 0.9):.2f}): {ratio:.2f}x"
+    )
+    return ratio
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pairs", type=int, default=400)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--database", default="slowhand_bench_outside")
+    args = parser.parse_args()
+
+    report = Report("move_outside", "A move measured from outside, against a minimal Django floor (bench/move_outside.py)")
+    report.line("one sync gunicorn worker each, DJANGO_DEBUG=0, no REDIS_URL; the client's time, fresh connection each")
+    ratios = [run(args.database, args.pairs, seed, report) for seed in range(1, args.runs + 1)]
+    verdict = "met" if max(ratios) <= TARGET else "MISSED"
+    report.line(f"  a move against the floor: {min(ratios):.2f}-{max(ratios):.2f}x at p50 (target at most {TARGET:g}x: {verdict})")
+    report.save(collect=False)
+
+
+if __name__ == "__main__":
+    main()

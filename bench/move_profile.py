@@ -1,0 +1,169 @@
+"""Where a move's time goes: moves of two-player Scat games through the whole WSGI stack of
+config.wsgi, in this process, under cProfile, with the SQL of a move listed.
+
+    .venv/bin/python -m bench.move_profile [--moves 400] [--database slowhand_bench_profile] [--top 40]
+
+It drops, recreates and migrates `<database>` (no other), sets the process up as the site of
+bench/move_outside.py is (production settings, DJANGO_DEBUG=0, no REDIS_URL), plays random legal
+actions as the client of bench.move_outside does (fresh requests into the WSGI application, not over
+a socket), and prints: the cumulative time of the stack's layers per move (middleware, the view's
+parts, the service, the answer), cProfile's top functions by their own time and by cumulative
+time, and the queries of one turn-passing discard.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import json
+import os
+import pstats
+import random
+import statistics
+import sys
+import tempfile
+import time
+
+from bench.common import POSTGRES, ROOT, bench_env
+from bench.move_outside import SITE_PLAYERS, reset
+
+
+def call(app, method: str, path: str, token: str, body: dict | None = None) -> tuple[int, dict]:
+    """One request through the WSGI application, its whole answer read."""
+    data = json.dumps(body).encode() if body is not None else b""
+    environ = {
+        "REQUEST_METHOD": method,
+        "PATH_INFO": path,
+        "QUERY_STRING": "",
+        "SERVER_NAME": "127.0.0.1",
+        "SERVER_PORT": "8000",
+        "SERVER_PROTOCOL": "HTTP/1.1",
+        "REMOTE_ADDR": "127.0.0.1",
+        "HTTP_HOST": "127.0.0.1",
+        "HTTP_AUTHORIZATION": f"Token {token}",
+        "HTTP_ACCEPT": "application/json",
+        "CONTENT_TYPE": "application/json",
+        "CONTENT_LENGTH": str(len(data)),
+        "wsgi.input": io.BytesIO(data),
+        "wsgi.url_scheme": "http",
+        "wsgi.errors": sys.stderr,
+        "wsgi.version": (1, 0),
+        "wsgi.multithread": False,
+        "wsgi.multiprocess": True,
+        "wsgi.run_once": False,
+    }
+    status = []
+    chunks = app(environ, lambda s, headers, exc=None: status.append(s))
+    try:
+        raw = b"".join(chunks)
+    finally:
+        if hasattr(chunks, "close"):
+            chunks.close()
+    return int(status[0].split()[0]), json.loads(raw) if raw else {}
+
+
+class Player:
+    def __init__(self, app, tokens: list[str], rng: random.Random) -> None:
+        self.app, self.tokens, self.rng = app, tokens, rng
+        self.game: dict = {}
+
+    def new_game(self) -> None:
+        status, created = call(self.app, "POST", "/api/v1/games/", self.tokens[0], {"kind": "scat", "seats": 2})
+        assert status == 201, created
+        status, self.game = call(self.app, "POST", f"/api/v1/games/{created['id']}/join/", self.tokens[1], {})
+        assert status == 200, self.game
+
+    def prepare(self) -> tuple[str, dict]:
+        """The next move's token and body (reading the game first when it is not the mover's answer)."""
+        if not self.game or self.game["status"] != "active":
+            self.new_game()
+        seat = self.game["to_act"]
+        if not self.game.get("is_your_turn"):
+            status, self.game = call(self.app, "GET", f"/api/v1/games/{self.game['id']}/", self.tokens[seat])
+            assert status == 200, self.game
+        action = self.rng.choice(self.game["legal_actions"])
+        return self.tokens[seat], {"action": action, "version": self.game["version"]}
+
+    def move(self, token: str, body: dict) -> dict:
+        status, answer = call(self.app, "POST", f"/api/v1/games/{self.game['id']}/moves/", token, body)
+        assert status == 201, answer
+        self.game = answer["game"]
+        return answer
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--moves", type=int, default=400)
+    parser.add_argument("--database", default="slowhand_bench_profile")
+    parser.add_argument("--top", type=int, default=40)
+    args = parser.parse_args()
+
+    env = bench_env(DATABASE_URL=f"{POSTGRES}/{args.database}", SLOWHAND_VAR_DIR=tempfile.mkdtemp())
+    reset(args.database, env, "config.settings")
+    os.environ.update(env)
+    os.environ.pop("REDIS_URL", None)
+    import django
+
+    django.setup()
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from config.wsgi import application
+
+    tokens = []
+    code = SITE_PLAYERS.replace("print(", "tokens.append(")
+    exec(code, {"tokens": tokens})
+    player = Player(application, tokens, random.Random(1))
+    for _ in range(40):  # warm up
+        player.move(*player.prepare())
+
+    walls, cpus = [], []
+    for _ in range(args.moves):
+        token, body = player.prepare()
+        wall, cpu = time.perf_counter(), time.process_time()
+        player.move(token, body)
+        cpus.append(time.process_time() - cpu)
+        walls.append(time.perf_counter() - wall)
+    print(
+        f"{args.moves} moves in-process: median {statistics.median(walls) * 1000:.2f} ms, of which the process's "
+        f"own CPU median {statistics.median(cpus) * 1000:.2f} ms, mean {statistics.mean(cpus) * 1000:.2f} ms"
+    )
+
+    profile = cProfile.Profile()
+    took = []
+    for _ in range(args.moves):
+        token, body = player.prepare()
+        start = time.perf_counter()
+        profile.enable()
+        player.move(token, body)
+        profile.disable()
+        took.append(time.perf_counter() - start)
+    took.sort()
+    print(f"{args.moves} moves in-process under cProfile: median {took[len(took) // 2] * 1000:.2f} ms")
+    for key in ("tottime", "cumulative"):
+        out = io.StringIO()
+        pstats.Stats(profile, stream=out).sort_stats(key).print_stats(args.top)
+        print(out.getvalue())
+    # The project's own functions and the middleware, by cumulative time.
+    out = io.StringIO()
+    stats = pstats.Stats(profile, stream=out).sort_stats("cumulative")
+    own = f"{ROOT}/(?!\\.venv)|middleware|rest_framework/(views|request|authentication|throttling|renderers)"
+    stats.print_stats(own, args.top * 2)
+    print(out.getvalue().replace(str(ROOT) + "/", ""))
+
+    # The queries of one turn-passing discard.
+    while True:
+        token, body = player.prepare()
+        if body["action"]["type"] == "discard":
+            break
+        player.move(token, body)
+    with CaptureQueriesContext(connection) as queries:
+        player.move(token, body)
+    print(f"one discard: {len(queries.captured_queries)} queries")
+    for query in queries.captured_queries:
+        print(f"  {query['time']:>6}s  {query['sql'][:3000]}")
+
+
+if __name__ == "__main__":
+    main()
