@@ -26,7 +26,7 @@ import tempfile
 import time
 
 from bench.common import POSTGRES, ROOT, bench_env
-from bench.move_outside import SITE_PLAYERS, reset
+from bench.move_outside import reset, site_players
 
 
 def call(app, method: str, path: str, token: str, body: dict | None = None) -> tuple[int, dict]:
@@ -92,6 +92,82 @@ class Player:
         return answer
 
 
+class Layers:
+    """Inclusive wall and CPU time of the stack's layers, per call, by wrapping their functions."""
+
+    def __init__(self) -> None:
+        self.totals: dict[str, list[float]] = {}
+        self.wrapped: list[tuple[object, str, object]] = []
+        self.on = False
+
+    def wrap(self, owner, name: str, label: str) -> None:
+        original = getattr(owner, name)
+        totals = self.totals.setdefault(label, [0, 0.0, 0.0])
+        layers = self
+
+        def timed(*args, **kwargs):
+            if not layers.on:
+                return original(*args, **kwargs)
+            wall, cpu = time.perf_counter(), time.process_time()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                totals[0] += 1
+                totals[1] += time.perf_counter() - wall
+                totals[2] += time.process_time() - cpu
+
+        self.wrapped.append((owner, name, original))
+        setattr(owner, name, timed)
+
+    def unwrap(self) -> None:
+        for owner, name, original in reversed(self.wrapped):
+            setattr(owner, name, original)
+
+    def report(self, moves: int) -> None:
+        print(f"layers, per move (inclusive; {moves} moves):  wall ms   CPU ms   calls/move")
+        for label, (calls, wall, cpu) in self.totals.items():
+            print(f"  {label:<52} {wall / moves * 1000:7.2f}  {cpu / moves * 1000:7.2f}  {calls / moves:6.2f}")
+
+
+def wrap_layers(layers: Layers, application) -> None:
+    from django.db.backends.base.base import BaseDatabaseWrapper
+    from django.db.backends.postgresql.base import DatabaseWrapper
+    from django.db.backends.utils import CursorWrapper
+    from django.db.models.sql.compiler import SQLCompiler
+    from rest_framework.renderers import JSONRenderer
+    from rest_framework.views import APIView
+
+    import accounts.authentication
+    import config.write_batch
+    import games.api.views
+    import games.selectors
+    import games.services
+    import live.subscribers
+    import notifications.outbox
+    import notifications.subscribers
+
+    layers.wrap(type(application), "__call__", "the whole request (WSGI)")
+    layers.wrap(APIView, "dispatch", "  inside the middleware: DRF's dispatch")
+    layers.wrap(APIView, "initial", "    DRF initial: authentication, throttles")
+    layers.wrap(accounts.authentication.HashedTokenAuthentication, "authenticate_credentials", "      authentication")
+    layers.wrap(APIView, "check_throttles", "      rate limits")
+    layers.wrap(games.api.views.MoveListView, "post", "    the view")
+    layers.wrap(games.services, "submit_move", "      the service (submit_move, its commit)")
+    layers.wrap(games.services, "lock_game", "        lock the game, read its seats")
+    layers.wrap(games.services, "record_move", "        record the move (writes, events)")
+    layers.wrap(notifications.subscribers, "turn_began", "          the outbox (turn began)")
+    layers.wrap(live.subscribers, "game_changed", "          the streams' logs (game changed)")
+    layers.wrap(config.write_batch.WriteBatch, "flush", "          the write batch's flush")
+    layers.wrap(BaseDatabaseWrapper, "commit", "        commit")
+    layers.wrap(games.selectors, "move_history", "      the answer's move")
+    layers.wrap(games.selectors, "game_detail", "      the answer's game detail")
+    layers.wrap(JSONRenderer, "render", "    JSON rendering")
+    layers.wrap(CursorWrapper, "execute", "  (every ORM/cursor query)")
+    layers.wrap(SQLCompiler, "as_sql", "  (the ORM building SELECTs' SQL)")
+    layers.wrap(DatabaseWrapper, "is_usable", "  (the connection's health check)")
+    del notifications.outbox
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--moves", type=int, default=400)
@@ -111,9 +187,7 @@ def main() -> None:
 
     from config.wsgi import application
 
-    tokens = []
-    code = SITE_PLAYERS.replace("print(", "tokens.append(")
-    exec(code, {"tokens": tokens})
+    tokens = site_players()
     player = Player(application, tokens, random.Random(1))
     for _ in range(40):  # warm up
         player.move(*player.prepare())
@@ -130,6 +204,16 @@ def main() -> None:
         f"own CPU median {statistics.median(cpus) * 1000:.2f} ms, mean {statistics.mean(cpus) * 1000:.2f} ms"
     )
 
+    layers = Layers()
+    wrap_layers(layers, application)
+    for _ in range(args.moves):
+        token, body = player.prepare()
+        layers.on = True
+        player.move(token, body)
+        layers.on = False
+    layers.report(args.moves)
+    layers.unwrap()
+
     profile = cProfile.Profile()
     took = []
     for _ in range(args.moves):
@@ -145,6 +229,23 @@ def main() -> None:
         out = io.StringIO()
         pstats.Stats(profile, stream=out).sort_stats(key).print_stats(args.top)
         print(out.getvalue())
+    # Own time by package: where the CPU goes (waiting for PostgreSQL left out).
+    own_time: dict[str, float] = {}
+    for (filename, _line, function), (_cc, _nc, tottime, _ct, _callers) in pstats.Stats(profile).stats.items():
+        if "psycopg" in filename and function in ("wait", "_execute_send"):
+            group = "(waiting for PostgreSQL)"
+        elif "site-packages/" in filename:
+            parts = filename.split("site-packages/")[1].split("/")
+            group = "/".join(parts[:3] if parts[0] == "django" else parts[:1])
+        elif str(ROOT) in filename:
+            group = "/".join(filename.replace(str(ROOT) + "/", "").split("/")[:2])
+        else:
+            group = "(the standard library, builtins)"
+        own_time[group] = own_time.get(group, 0.0) + tottime
+    print(f"own time by package, per move (ms, under cProfile, {args.moves} moves):")
+    for group, seconds in sorted(own_time.items(), key=lambda item: -item[1])[:25]:
+        print(f"  {seconds / args.moves * 1000:7.2f}  {group}")
+    print()
     # The project's own functions and the middleware, by cumulative time.
     out = io.StringIO()
     stats = pstats.Stats(profile, stream=out).sort_stats("cumulative")

@@ -8,6 +8,9 @@ class Table(models.Model):
     version = models.PositiveIntegerField(default=0)
     updated_at = models.DateTimeField(null=True)
 
+    def __str__(self) -> str:
+        return f"table {self.pk} at {self.version}"
+
 
 class Entry(models.Model):
     """The row each request adds, as a move adds its Move."""
@@ -17,3 +20,6 @@ class Entry(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
     action = models.JSONField(default=dict)
     created_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"entry {self.seq} of table {self.table_id}"

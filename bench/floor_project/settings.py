@@ -23,7 +23,9 @@ MIDDLEWARE = ["django.middleware.common.CommonMiddleware"]
 ROOT_URLCONF = "bench.floor_project.urls"
 WSGI_APPLICATION = "bench.floor_project.wsgi.application"
 # The site's own connection policy (config/settings.py): persistent connections, checked when reused.
-DATABASES = {"default": dj_database_url.parse(os.environ["FLOOR_DATABASE_URL"], conn_max_age=60, conn_health_checks=True)}
+DATABASES = {
+    "default": dj_database_url.parse(os.environ["FLOOR_DATABASE_URL"], conn_max_age=60, conn_health_checks=True)
+}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 USE_TZ = True
 TIME_ZONE = "UTC"

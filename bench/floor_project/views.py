@@ -23,7 +23,6 @@ class FloorView(APIView):
             table.version += 1
             table.updated_at = now
             table.save(update_fields=["version", "updated_at"])
-            Entry.objects.create(
-                table=table, seq=table.version, user=request.user, action=request.data.get("action") or {}, created_at=now
-            )
+            action = request.data.get("action") or {}
+            Entry.objects.create(table=table, seq=table.version, user=request.user, action=action, created_at=now)
         return Response({"table": table.pk, "version": table.version}, status=201)
