@@ -173,9 +173,11 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=400)
     parser.add_argument("--database", default="slowhand_bench_profile")
     parser.add_argument("--top", type=int, default=40)
+    parser.add_argument("--settings", default="config.settings", help="a settings module to try (the site's)")
     args = parser.parse_args()
 
-    env = bench_env(DATABASE_URL=f"{POSTGRES}/{args.database}", SLOWHAND_VAR_DIR=tempfile.mkdtemp())
+    database, var = f"{POSTGRES}/{args.database}", tempfile.mkdtemp()
+    env = bench_env(DATABASE_URL=database, SLOWHAND_VAR_DIR=var, DJANGO_SETTINGS_MODULE=args.settings)
     reset(args.database, env, "config.settings")
     os.environ.update(env)
     os.environ.pop("REDIS_URL", None)
@@ -259,8 +261,20 @@ def main() -> None:
         if body["action"]["type"] == "discard":
             break
         player.move(token, body)
+    import psycopg
+
+    commands = []
+    original = psycopg.Connection._exec_command
+
+    def exec_command(self, command, *args, **kwargs):
+        commands.append(bytes(command) if isinstance(command, (bytes, bytearray)) else str(command))
+        return original(self, command, *args, **kwargs)
+
+    psycopg.Connection._exec_command = exec_command
     with CaptureQueriesContext(connection) as queries:
         player.move(token, body)
+    psycopg.Connection._exec_command = original
+    print(f"one discard: psycopg's own commands (round trips outside the queries below): {commands}")
     print(f"one discard: {len(queries.captured_queries)} queries")
     for query in queries.captured_queries:
         print(f"  {query['time']:>6}s  {query['sql'][:3000]}")

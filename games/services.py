@@ -611,6 +611,7 @@ def record_move(
     )
     writes.insert(move)
     game.state = rules.to_json(new_state)
+    game.hold_engine_state(new_state)
     # _after_state_change moves the game's revision on; the move is the change it names.
     move.revision = game.revision + 1
     timed_out = by_server == "timeout"
