@@ -75,19 +75,24 @@ def reset(database: str, env: dict[str, str], settings: str) -> None:
         conn.execute(f"DROP DATABASE IF EXISTS {database}")
         conn.execute(f"CREATE DATABASE {database}")
     command = [PYTHON, "-m", "django", "migrate", "--noinput", "-v", "0", f"--settings={settings}"]
-    subprocess.run(command, cwd=ROOT, env=env, check=True, timeout=300)
+    subprocess.run(command, cwd=env["PYTHONPATH"], env=env, check=True, timeout=300)
 
 
 def run_django(env: dict[str, str], code: str) -> str:
     """Run `code` in a Django process with `env`; what it prints."""
     script = "import django; django.setup()\n" + code
-    result = subprocess.run([PYTHON, "-c", script], cwd=ROOT, env=env, check=True, capture_output=True, text=True)
+    result = subprocess.run(
+        [PYTHON, "-c", script], cwd=env["PYTHONPATH"], env=env, check=True, capture_output=True, text=True
+    )
     return result.stdout.strip()
 
 
+# Self-contained: with --site-root the site's code is another checkout's, without this file.
 SITE_PLAYERS = """
-from bench.move_outside import site_players
-print(*site_players())
+from accounts.models import ApiToken, User
+for name in ("outside-alice", "outside-bob"):
+    user = User.objects.create_user(username=name, email=f"{name}@example.com", password=None)
+    print(ApiToken.issue(user=user, name="bench")[1])
 """
 
 
@@ -158,7 +163,7 @@ def start(env: dict[str, str], app: str, port: int, log: Path) -> subprocess.Pop
     command = [str(VENV_BIN / "gunicorn"), app, "--workers", "1", "--bind", f"127.0.0.1:{port}"]
     command += ["--log-level", "warning", "--timeout", "60"]
     process = subprocess.Popen(
-        command, cwd=ROOT, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT, start_new_session=True
+        command, cwd=env["PYTHONPATH"], env=env, stdout=log.open("w"), stderr=subprocess.STDOUT, start_new_session=True
     )
     wait_for_port(port)
     return process
@@ -201,12 +206,12 @@ class Table:
         return elapsed * 1000
 
 
-def run(database: str, pairs: int, seed: int, report: Report) -> float:
+def run(database: str, pairs: int, seed: int, report: Report, site_root: Path = ROOT) -> tuple[float, float]:
     """One side-by-side run on fresh databases and fresh servers; the ratio of the medians."""
     floor_database = f"{database}_floor"
     # A var folder of its own: the SQLite broker the follow-up tasks go to starts empty each run.
     var = tempfile.mkdtemp(prefix="slowhand-bench-outside-var-")
-    site_env = bench_env(DATABASE_URL=f"{POSTGRES}/{database}", SLOWHAND_VAR_DIR=var)
+    site_env = bench_env(DATABASE_URL=f"{POSTGRES}/{database}", SLOWHAND_VAR_DIR=var, PYTHONPATH=str(site_root))
     floor_env = bench_env(
         DJANGO_SETTINGS_MODULE="bench.floor_project.settings", FLOOR_DATABASE_URL=f"{POSTGRES}/{floor_database}"
     )
@@ -261,12 +266,20 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=400)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--database", default="slowhand_bench_outside")
+    parser.add_argument(
+        "--site-root",
+        type=Path,
+        default=ROOT,
+        help="serve the site from another checkout (such as the commit before a change) with this one's floor",
+    )
     args = parser.parse_args()
 
     title = "A move measured from outside, against a minimal Django floor (bench/move_outside.py)"
     report = Report("move_outside", title)
     report.line("one sync gunicorn worker each, DJANGO_DEBUG=0, no REDIS_URL; the client's time, fresh connection each")
-    results = [run(args.database, args.pairs, seed, report) for seed in range(1, args.runs + 1)]
+    if args.site_root != ROOT:
+        report.line(f"the site from {args.site_root}")
+    results = [run(args.database, args.pairs, seed, report, args.site_root) for seed in range(1, args.runs + 1)]
     ratios, cpu_ratios = [r[0] for r in results], [r[1] for r in results]
     verdict = "met" if max(ratios) <= TARGET else "MISSED"
     spread = f"{min(ratios):.2f}-{max(ratios):.2f}x"
