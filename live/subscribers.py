@@ -21,7 +21,15 @@ def game_changed(event: GameChanged) -> None:
 
 
 def notices_written(event: NoticesWritten) -> None:
-    events = [UserEvent(n.user_id, EventKind.NOTIFICATION, notification_id=n.pk) for n in event.notifications]
+    events = [
+        UserEvent(
+            n.user_id,
+            EventKind.NOTIFICATION,
+            notification_id=n.pk,
+            outbox_ordinal=getattr(n, "batch_ordinal", None) if n.pk is None else None,
+        )
+        for n in event.notifications
+    ]
     userlog.append(events, event.writes, announce=event.announce)
 
 
