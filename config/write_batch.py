@@ -28,13 +28,19 @@ class WriteBatch:
         self._inserts: list[Model] = []
         self._updates: list[tuple[Model, list[str]]] = []
         self._items: dict[str, tuple[list, ToCtes, WithOrm]] = {}
+        self._first: set[str] = set()
 
-    def add_items(self, key: str, items: Iterable, to_ctes: ToCtes, with_orm: WithOrm) -> None:
+    def add_items(self, key: str, items: Iterable, to_ctes: ToCtes, with_orm: WithOrm, *, first: bool = False) -> int:
         """Items written together at the flush: on PostgreSQL as the CTEs to_ctes(items) returns,
         (name, SQL, parameters) each; elsewhere by with_orm(items). One key's items go out in one
-        set of CTEs, however many calls added them."""
+        set of CTEs, however many calls added them. A key added `first` goes out before the others,
+        so that their CTEs may read its CTEs. Returns how many items the key held before these."""
         gathered, _to_ctes, _with_orm = self._items.setdefault(key, ([], to_ctes, with_orm))
+        if first:
+            self._first.add(key)
+        before = len(gathered)
         gathered.extend(items)
+        return before
 
     def insert(self, instance: Model) -> None:
         self._inserts.append(instance)
@@ -56,8 +62,9 @@ class WriteBatch:
         self._updates.append((instance, fields))
 
     def flush(self) -> None:
-        inserts, updates, items = self._inserts, self._updates, self._items
-        self._inserts, self._updates, self._items = [], [], {}
+        inserts, updates, first = self._inserts, self._updates, self._first
+        items = dict(sorted(self._items.items(), key=lambda item: item[0] not in first))
+        self._inserts, self._updates, self._items, self._first = [], [], {}, set()
         if not (inserts or updates or items):
             return
         if connection.vendor != "postgresql":

@@ -149,6 +149,18 @@ class Game(models.Model):
     def is_over(self) -> bool:
         return self.status in (GameStatus.FINISHED, GameStatus.ABORTED)
 
+    def hold_engine_state(self, state) -> None:
+        """Keep the engine's `state`, of which `self.state` is the stored form just made: the move's
+        answer reads it instead of reading (and checking) the stored form again."""
+        self._engine_state = (self.state, state)
+
+    def engine_state(self, rules):
+        """The state as `rules` read it: the one held since `self.state` was set, else read from it."""
+        held = getattr(self, "_engine_state", None)
+        if held is not None and held[0] is self.state:
+            return held[1]
+        return rules.from_json(self.state)
+
 
 class SeatQuerySet(models.QuerySet):
     def with_players(self) -> SeatQuerySet:

@@ -65,7 +65,7 @@ def detail_for_seat(game: Game, seats: list[Seat], your_seat: int | None, *, now
     players: list[dict[str, Any]] = []
     if game.state is not None:
         rules = get_rules(game.kind)
-        state = rules.from_json(game.state)
+        state = game.engine_state(rules)
         view = rules.view(state, your_seat)
         hand = view.get("hand")
         players = view.get("players", [])

@@ -22,6 +22,7 @@ from django.utils import timezone
 from accounts.blocks import blocks_between
 from accounts.models import User
 from accounts.preferences import NotificationKind, PlayerPreference
+from config.compiled import CompiledQuery
 from config.dispatch import enqueue_after_commit
 from config.events import publish
 from config.write_batch import WriteBatch
@@ -522,6 +523,11 @@ def _play_for(game: Game, seats: list[Seat], seat: Seat, *, level: str, by_serve
 # --- shared steps ----------------------------------------------------------------------------
 
 
+GAME_FOR_UPDATE = CompiledQuery(lambda public_id: Game.objects.select_for_update().filter(public_id=public_id), str)
+SEATS_WITH_PLAYERS = CompiledQuery(lambda game_pk: Seat.objects.with_players().filter(game_id=game_pk).order_by(), int)
+SEAT_GAME = Seat._meta.get_field("game")
+
+
 def lock_game(
     game_id: str, user: User | None, *, invite_token: str = "", check_visibility: bool = True
 ) -> tuple[Game, list[Seat]]:
@@ -533,11 +539,14 @@ def lock_game(
     # lock is held: read in one statement with the locked game, they would be as they were before
     # the wait for the lock (PostgreSQL re-reads only the locked row), and two joins could take the
     # same seat.
-    try:
-        game = Game.objects.select_for_update().get(public_id=game_id)
-    except Game.DoesNotExist:
-        raise NotFound("There is no such game, or you may not see it.", "not_found") from None
-    seats = sorted(game.seats.with_players().order_by(), key=attrgetter("index"))
+    # Both reads with their SQL built once (config.compiled): the same rows as
+    # Game.objects.select_for_update().get(public_id=...) and game.seats.with_players().
+    games = GAME_FOR_UPDATE.rows(str(game_id))
+    if not games:
+        raise NotFound("There is no such game, or you may not see it.", "not_found")
+    game = games[0]
+    seats = SEATS_WITH_PLAYERS.rows(game.pk, known_related={SEAT_GAME: {game.pk: game}})
+    seats.sort(key=attrgetter("index"))
     if check_visibility and game.is_private:
         uid = getattr(user, "pk", None)
         allowed = any(uid in (s.user_id, s.invited_user_id) for s in seats)
@@ -602,6 +611,7 @@ def record_move(
     )
     writes.insert(move)
     game.state = rules.to_json(new_state)
+    game.hold_engine_state(new_state)
     # _after_state_change moves the game's revision on; the move is the change it names.
     move.revision = game.revision + 1
     timed_out = by_server == "timeout"

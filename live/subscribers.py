@@ -27,7 +27,15 @@ def table_message_posted(event: TableMessagePosted) -> None:
 
 
 def notices_written(event: NoticesWritten) -> None:
-    events = [UserEvent(n.user_id, EventKind.NOTIFICATION, notification_id=n.pk) for n in event.notifications]
+    events = [
+        UserEvent(
+            n.user_id,
+            EventKind.NOTIFICATION,
+            notification_id=n.pk,
+            outbox_ordinal=getattr(n, "batch_ordinal", None) if n.pk is None else None,
+        )
+        for n in event.notifications
+    ]
     # Then the unread counts: a notice may add a game to the badge, or replace one it counts already.
     readers = sorted({n.user_id for n in event.notifications})
     events += [UserEvent(user_id, EventKind.NOTIFICATIONS_READ) for user_id in readers]

@@ -28,6 +28,9 @@ class UserEvent:
     kind: str
     game_id: int | None = None
     notification_id: int | None = None
+    # A notification written in the same WriteBatch, not yet numbered: its place in the batch's
+    # outbox rows (notifications.outbox.add_to_batch), whose id the statement reads there.
+    outbox_ordinal: int | None = None
 
 
 def append(events: list[UserEvent], writes: WriteBatch | None = None, *, announce: bool = True) -> None:
@@ -54,13 +57,21 @@ def cte_parts(events: list[UserEvent], now: datetime) -> list[tuple[str, str, li
         [e.game_id for e in events],
         [e.notification_id for e in events],
     ]
+    new = (
+        "SELECT * FROM unnest(%s::bigint[], %s::text[], %s::bigint[], %s::bigint[]) WITH ORDINALITY"
+        " AS e(user_id, kind, game_id, notification_id, ord)"
+    )
+    if any(e.outbox_ordinal is not None for e in events):
+        # Notifications of the same batch: their ids from the outbox's CTE, which goes out first.
+        columns.append([e.outbox_ordinal for e in events])
+        new = (
+            "SELECT e.user_id, e.kind, e.game_id, coalesce(e.notification_id, o.id) AS notification_id, e.ord"
+            " FROM unnest(%s::bigint[], %s::text[], %s::bigint[], %s::bigint[], %s::bigint[]) WITH ORDINALITY"
+            " AS e(user_id, kind, game_id, notification_id, outbox_ord, ord)"
+            " LEFT JOIN outbox_new o ON o.ord = e.outbox_ord"  # notifications.outbox.OUTBOX_CTE
+        )
     return [
-        (
-            "stream_new",
-            "SELECT * FROM unnest(%s::bigint[], %s::text[], %s::bigint[], %s::bigint[]) WITH ORDINALITY"
-            " AS e(user_id, kind, game_id, notification_id, ord)",
-            columns,
-        ),
+        ("stream_new", new, columns),
         ("stream_added", "SELECT user_id, count(*) AS added FROM stream_new GROUP BY user_id", []),
         (
             "stream_cursor",

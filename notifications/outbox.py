@@ -81,6 +81,14 @@ def notify(
     if not notifications:
         return []  # everyone has turned this event off: nothing to write
     outside = [[c for c in channels if c != Channel.IN_APP] for channels in channels_of]
+    at_once = any(c in SENT_AT_ONCE for channels in outside for c in channels)
+    if writes is not None and connection.vendor == "postgresql" and not at_once:
+        # Nothing to queue after the commit, so no delivery's id is needed here: the rows go out
+        # with the caller's, in its one statement, and the players' logs name each notification
+        # by its place in the batch (Notification.batch_ordinal, read by live.userlog).
+        add_to_batch(writes, notifications, outside)
+        publish(NoticesWritten(notifications=[n for n in notifications if n.in_app], writes=writes, announce=announce))
+        return notifications
     write = write_outbox_in_one_statement if connection.vendor == "postgresql" else write_outbox_with_orm
     deliveries = write(notifications, outside)
     listed = [n for n in notifications if n.in_app]
@@ -122,6 +130,72 @@ WITH new AS MATERIALIZED (
 SELECT id, ord, NULL FROM new
 UNION ALL SELECT id, NULL, channel FROM delivery
 """
+
+
+# The same rows as OUTBOX_INSERT, as CTEs of a WriteBatch (config.write_batch); the players' logs
+# join OUTBOX_CTE on `ord` for the ids of the notifications they name.
+OUTBOX_BATCH_KEY = "notifications.outbox"
+OUTBOX_CTE = "outbox_new"  # the name the SQL below uses
+
+
+def add_to_batch(writes: WriteBatch, notifications: list[Notification], outside: list[list[str]]) -> None:
+    now = timezone.now()
+    for notification in notifications:
+        notification.created_at = now
+    rows = list(zip(notifications, outside, strict=True))
+    before = writes.add_items(OUTBOX_BATCH_KEY, rows, outbox_ctes, outbox_with_orm, first=True)
+    for ordinal, notification in enumerate(notifications, start=before + 1):
+        notification.batch_ordinal = ordinal
+
+
+def outbox_ctes(rows: list[tuple[Notification, list[str]]]) -> list[tuple[str, str, list]]:
+    notifications = [n for n, _channels in rows]
+    columns = [
+        [n.user_id for n in notifications],
+        [n.kind for n in notifications],
+        [n.game_id for n in notifications],
+        [json.dumps(n.payload, cls=PAYLOAD_ENCODER) for n in notifications],
+        [n.in_app for n in notifications],
+        [",".join(channels) for _n, channels in rows],
+        [n.created_at for n in notifications],
+    ]
+    return [
+        (
+            OUTBOX_CTE,
+            "SELECT nextval(pg_get_serial_sequence('notifications_notification', 'id')) AS id, row.*"
+            " FROM unnest(%s::bigint[], %s::text[], %s::bigint[], %s::jsonb[], %s::boolean[], %s::text[],"
+            " %s::timestamptz[])"
+            " WITH ORDINALITY AS row(user_id, kind, game_id, payload, in_app, channels, created_at, ord)",
+            columns,
+        ),
+        (
+            # The notices the new ones replace leave the list (the statement's parts all see the table
+            # as it was, so this never touches a row the statement adds).
+            "outbox_replaced",
+            "UPDATE notifications_notification old SET in_app = false FROM outbox_new new"
+            " WHERE new.in_app AND new.kind = ANY(%s::text[]) AND old.user_id = new.user_id"
+            " AND old.game_id = new.game_id AND old.kind = new.kind AND old.in_app AND old.read_at IS NULL",
+            [[kind.value for kind in REPLACED_KINDS]],
+        ),
+        (
+            "outbox_notification",
+            "INSERT INTO notifications_notification (id, user_id, kind, game_id, payload, in_app, created_at, read_at)"
+            " SELECT id, user_id, kind, game_id, payload, in_app, created_at, NULL FROM outbox_new",
+            [],
+        ),
+        (
+            "outbox_delivery",
+            "INSERT INTO notifications_delivery (notification_id, channel, status, attempts, next_attempt_at,"
+            " claimed_until, last_error, sent_at, skip_reason, reached_devices)"
+            " SELECT new.id, channel, %s, 0, new.created_at, NULL, '', NULL, '', '[]'::jsonb"
+            " FROM outbox_new new CROSS JOIN LATERAL unnest(string_to_array(new.channels, ',')) AS channel",
+            [DeliveryStatus.PENDING],
+        ),
+    ]
+
+
+def outbox_with_orm(rows: list[tuple[Notification, list[str]]]) -> None:
+    write_outbox_with_orm([n for n, _channels in rows], [channels for _n, channels in rows])
 
 
 def write_outbox_with_orm(notifications: list[Notification], outside: list[list[str]]) -> list[tuple[int, str]]:

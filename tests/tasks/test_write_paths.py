@@ -92,3 +92,52 @@ def test_the_one_statement_outbox_writes_what_the_orm_writes(postgres, alice, bo
         assert row(delivery, without=("id", "notification", "next_attempt_at")) == row(
             reference, without=("id", "notification", "next_attempt_at")
         )
+
+
+def test_the_outbox_in_the_move_batch_writes_what_the_orm_writes_and_the_logs_name_it(postgres, alice, bob):
+    """Notifications written with a move's WriteBatch (no webhook or push to queue): the same rows
+    as the ORM's, in the batch's one statement, and each player's log names its own notification."""
+    from live.models import EventKind, StreamEvent
+
+    game = started_game(alice, bob)
+    charlie = make_user("charlie")
+    payload = {"game": game.public_id, "kind": "scat"}
+
+    def items() -> list[Notification]:
+        return [
+            Notification(user=alice, kind="your_turn", game=game, payload=payload, in_app=True),
+            Notification(user=bob, kind="game_over", game=game, payload=payload, in_app=True),
+            Notification(user=charlie, kind="digest", game=None, payload={"games": []}, in_app=False),
+        ]
+
+    older = Notification.objects.create(user=alice, kind="your_turn", game=game, payload=payload, in_app=True)
+    batched, reference = items(), items()
+    earlier = set(Notification.objects.values_list("pk", flat=True))
+    earlier_events = set(StreamEvent.objects.values_list("pk", flat=True))
+    writes = WriteBatch()
+    with CaptureQueriesContext(connection) as queries:
+        outbox.add_to_batch(writes, batched[:2], [["email"], []])  # two calls gather under one key
+        outbox.add_to_batch(writes, batched[2:], [["email"]])
+        from live import subscribers
+        from notifications.events import NoticesWritten
+
+        subscribers.notices_written(NoticesWritten(notifications=batched[:2], writes=writes, announce=False))
+        writes.flush()
+    assert len(queries) == 1
+    older.refresh_from_db()
+    assert older.in_app is False  # the batch's "your turn" replaced it
+    outbox.write_outbox_with_orm(reference, [["email"], [], ["email"]])  # and replaces the batch's in turn
+
+    fresh = Notification.objects.exclude(pk__in=earlier | {r.pk for r in reference})
+    written = {n.user_id: n for n in fresh}
+    assert len(written) == 3
+    for expected in reference:
+        mine = written[expected.user_id]
+        assert row(mine, without=("id", "created_at", "in_app")) == row(
+            expected, without=("id", "created_at", "in_app")
+        )
+        assert [d.channel for d in mine.deliveries.all()] == [d.channel for d in expected.deliveries.all()]
+    assert [written[u.pk].in_app for u in (alice, bob, charlie)] == [False, True, False]
+    for user in (alice, bob):
+        event = StreamEvent.objects.exclude(pk__in=earlier_events).get(user=user, kind=EventKind.NOTIFICATION)
+        assert event.notification_id == written[user.pk].pk
