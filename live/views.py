@@ -1,15 +1,21 @@
-"""GET /api/v1/games/{id}/stream/ and GET /api/v1/stream/: async views, served under ASGI.
+"""GET /api/v1/games/{id}/stream/ and GET /api/v1/stream/: async views, served under ASGI past the
+middleware (config.direct_asgi), so that an open stream holds no thread.
 
-Authentication is the API's (a token, or the session); the stream then runs on its own, in the
-event loop (live.streams). Errors before the stream starts answer in the API's error shape.
+Authentication is the API's (a token, or the session), with its rate limits, in one short hop to the
+shared thread pool (live.threads); the lease is taken on Redis from the event loop; the first events
+are read in one more hop. The stream then runs on its own, in the event loop (live.streams). Errors
+before the stream starts answer in the API's error shape.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from importlib import import_module
 from typing import Any, TypeVar
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponseBase, JsonResponse, StreamingHttpResponse
+from django.utils.functional import SimpleLazyObject
 from rest_framework import exceptions
 from rest_framework.request import Request
 
@@ -17,6 +23,7 @@ from accounts.authentication import HashedTokenAuthentication
 from accounts.throttles import ApiRateThrottle
 from config.api_errors import error_body
 from config.client_address import client_address
+from config.direct_asgi import served_directly
 
 from . import feeds, leases, presence
 from .streams import NDJSON, SSE, Encoder, game_stream, user_stream
@@ -26,12 +33,18 @@ T = TypeVar("T")
 
 
 class StreamAuthentication:
-    """DRF's authentication of the API, outside a DRF view."""
+    """DRF's authentication of the API, outside a DRF view and outside the middleware (the streams are
+    served past it, config.direct_asgi): the session and its user read as SessionMiddleware and
+    AuthenticationMiddleware read them, lazily (a token needs neither)."""
 
     @staticmethod
     def authenticate(request: HttpRequest) -> Request:
+        from django.contrib.auth import get_user
         from rest_framework.authentication import SessionAuthentication
 
+        store = import_module(settings.SESSION_ENGINE).SessionStore
+        request.session = store(request.COOKIES.get(settings.SESSION_COOKIE_NAME))
+        request.user = SimpleLazyObject(lambda: get_user(request))
         drf = Request(request, authenticators=[HashedTokenAuthentication(), SessionAuthentication()])
         drf.user  # noqa: B018 - authenticates, or raises AuthenticationFailed
         return drf
@@ -114,6 +127,7 @@ async def first_read(lease: leases.Lease, read: Callable[..., T], *args: Any) ->
         raise
 
 
+@served_directly
 async def game_events(request: HttpRequest, game_id: str) -> HttpResponseBase:
     """One game as this viewer may see it: a "game" event, then a "move" event per move."""
     started = await starting(request, needs_account=False)
@@ -133,6 +147,7 @@ async def game_events(request: HttpRequest, game_id: str) -> HttpResponseBase:
     return stream_response(lease.holding(body), media_type)
 
 
+@served_directly
 async def user_events(request: HttpRequest) -> HttpResponseBase:
     """The signed-in player's events across all their games: notifications and game summaries."""
     started = await starting(request, needs_account=True)
