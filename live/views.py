@@ -2,16 +2,17 @@
 middleware (config.direct_asgi), so that an open stream holds no thread.
 
 Authentication is the API's (a token, or the session), with its rate limits, in one short hop to the
-shared thread pool (live.threads); the lease is taken on Redis from the event loop; the first events
-are read in one more hop. The stream then runs on its own, in the event loop (live.streams). Errors
-before the stream starts answer in the API's error shape.
+shared thread pool (live.threads); the lease is taken on Redis from the event loop; a game's first
+event comes from a reading shared by the streams that open together (live.openings). The stream
+then runs on its own, in the event loop (live.streams). Errors before the stream starts answer in
+the API's error shape.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable
 from importlib import import_module
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponseBase, JsonResponse, StreamingHttpResponse
@@ -25,7 +26,7 @@ from config.api_errors import error_body
 from config.client_address import client_address
 from config.direct_asgi import served_directly
 
-from . import feeds, leases, presence
+from . import feeds, leases, openings, presence
 from .streams import NDJSON, SSE, Encoder, game_stream, user_stream
 from .threads import in_thread
 
@@ -117,11 +118,11 @@ async def starting(request: HttpRequest, *, needs_account: bool) -> tuple | Json
     return since, drf, credentials, lease
 
 
-async def first_read(lease: leases.Lease, read: Callable[..., T], *args: Any) -> T:
+async def first_read(lease: leases.Lease, reading: Awaitable[T]) -> T:
     """The stream's first events; its lease given back when they cannot be read (the database away:
-    config.middleware answers 503)."""
+    config.direct_asgi answers 503)."""
     try:
-        return await in_thread(read, *args)
+        return await reading
     except BaseException:
         await lease.release()
         raise
@@ -135,7 +136,7 @@ async def game_events(request: HttpRequest, game_id: str) -> HttpResponseBase:
         return started
     since, drf, credentials, lease = started
     user = drf.user if drf.user.is_authenticated else None
-    start = await first_read(lease, feeds.open_game, game_id, user, since)
+    start = await first_read(lease, openings.open_game(game_id, user, since))
     if start is None:
         await lease.release()
         return error("not_found", "There is no such game, or you may not see it.", 404)
@@ -154,6 +155,6 @@ async def user_events(request: HttpRequest) -> HttpResponseBase:
     if isinstance(started, JsonResponse):
         return started
     since, drf, credentials, lease = started
-    view, first = await first_read(lease, feeds.open_user, drf.user, since)
+    view, first = await first_read(lease, in_thread(feeds.open_user, drf.user, since))
     media_type = media_type_of(request)
     return stream_response(lease.holding(user_stream(view, first, credentials, Encoder(media_type))), media_type)
