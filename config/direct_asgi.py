@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 
 from django.core.exceptions import RequestAborted
 from django.core.handlers.asgi import ASGIHandler, get_script_prefix
 from django.core.handlers.exception import response_for_exception
-from django.http import HttpRequest, HttpResponseBase
+from django.http import HttpRequest, HttpResponseBase, StreamingHttpResponse
 from django.urls import Resolver404, ResolverMatch, resolve, set_script_prefix
 from django.utils import translation
 
@@ -59,6 +59,20 @@ class ResponseHeaders:
         return response
 
 
+class DirectStream(StreamingHttpResponse):
+    """The response of a view served directly that streams: `chunks`, an async iterator of bytes,
+    sent as they come."""
+
+    def __init__(self, chunks: AsyncIterator[bytes], content_type: str) -> None:
+        super().__init__(chunks, content_type=content_type)
+        self.chunks = chunks
+
+
+def header_list(response: HttpResponseBase) -> list[tuple[bytes, bytes]]:
+    """The headers as ASGI sends them (as Django's handler makes them; a stream sets no cookie)."""
+    return [(name.encode("ascii"), value.encode("latin1")) for name, value in response.items()]
+
+
 class DirectHandler(ASGIHandler):
     """Django's ASGI handler for one request to a view marked served_directly, without its
     thread-sensitive context, signals or middleware."""
@@ -79,14 +93,12 @@ class DirectHandler(ASGIHandler):
             await self.send_response(error_response, send)
             return
         request.resolver_match = match
-
-        async def respond() -> None:
-            response = await self.response_of(request, match)
-            with contextlib.suppress(asyncio.CancelledError):  # the client went away meanwhile
-                await self.send_response(response, send)
-
         # As Django's own handler: a client that goes away ends the stream.
-        tasks = [asyncio.create_task(self.listen_for_disconnect(receive)), asyncio.create_task(respond())]
+        tasks = [
+            asyncio.create_task(self.listen_for_disconnect(receive)),
+            asyncio.create_task(self.respond(request, match, send, body_file)),
+        ]
+        del request  # held by the task until the view has answered, and no longer
         try:
             await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
         finally:
@@ -99,6 +111,28 @@ class DirectHandler(ASGIHandler):
         for task in tasks:
             if not task.cancelled() and not isinstance(task.exception(), RequestAborted | None):
                 raise task.exception()
+
+    async def respond(self, request: HttpRequest, match: ResolverMatch, send, body_file) -> None:
+        response = await self.response_of(request, match)
+        body_file.close()
+        if not isinstance(response, DirectStream):
+            with contextlib.suppress(asyncio.CancelledError):  # the client went away meanwhile
+                await self.send_response(response, send)
+            return
+        # A stream may run for hours: what it holds meanwhile is its body alone, not the request,
+        # the response or its headers.
+        del request
+        start = {"type": "http.response.start", "status": response.status_code, "headers": header_list(response)}
+        chunks = response.chunks
+        del response
+        with contextlib.suppress(asyncio.CancelledError):
+            await send(start)
+            del start
+            async with contextlib.aclosing(chunks):
+                async for chunk in chunks:
+                    await send({"type": "http.response.body", "body": chunk, "more_body": True})
+                    del chunk  # not kept while the stream waits for its next event
+            await send({"type": "http.response.body"})
 
     async def response_of(self, request: HttpRequest, match: ResolverMatch) -> HttpResponseBase:
         if not gate.open:

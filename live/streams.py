@@ -55,6 +55,7 @@ async def game_stream(
         yield encoder.opening()
         for event in first:
             yield encoder.event(event)
+        first = event = None  # a game's whole detail: not held while the stream waits
         while True:
             await listener.rang.wait()
             rang = listener.answer()
@@ -122,6 +123,7 @@ async def user_stream(
         yield encoder.opening()
         for event in first:
             yield encoder.event(event)
+        first = event = None  # a game's whole detail: not held while the stream waits
         while True:
             await listener.rang.wait()
             rang = listener.answer()

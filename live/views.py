@@ -15,7 +15,7 @@ from importlib import import_module
 from typing import TypeVar
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponseBase, JsonResponse, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponseBase, JsonResponse
 from django.utils.functional import SimpleLazyObject
 from rest_framework import exceptions
 from rest_framework.request import Request
@@ -24,7 +24,7 @@ from accounts.authentication import HashedTokenAuthentication
 from accounts.throttles import ApiRateThrottle
 from config.api_errors import error_body
 from config.client_address import client_address
-from config.direct_asgi import served_directly
+from config.direct_asgi import DirectStream, served_directly
 
 from . import feeds, leases, openings, presence
 from .streams import NDJSON, SSE, Encoder, game_stream, user_stream
@@ -80,8 +80,8 @@ def opened(request: HttpRequest) -> tuple[Request, feeds.Credentials] | JsonResp
     return drf, feeds.credentials_of(drf)
 
 
-def stream_response(body, media_type: str) -> StreamingHttpResponse:
-    response = StreamingHttpResponse(body, content_type=media_type)
+def stream_response(body, media_type: str) -> DirectStream:
+    response = DirectStream(body, content_type=media_type)
     response["Cache-Control"] = "no-cache, no-transform"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
     return response
