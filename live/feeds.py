@@ -114,6 +114,7 @@ class GameView:
     revision: int = 0
     seat: int | None = None
     game_pk: int = 0
+    first_look: bool = True  # the stream's first wake-up: news since its first events were read?
 
 
 @dataclass

@@ -22,6 +22,8 @@ from games import selectors
 from games.models import Game, Seat
 
 from . import feeds
+from .hub import hub
+from .publish import game_channel
 from .threads import in_thread
 
 KEPT_SECONDS = 1.0
@@ -115,6 +117,9 @@ async def open_game(
     opening = await openings().of(game_id, newer_than=last_event_id)
     if opening is None or not opening.may_see(user):
         return None
+    # What the database said is news to the streams here that have not heard of it (as the hub's
+    # own checks ring them); and the hub knowing it spares a new stream at it a look of its own.
+    hub().ring(game_channel(game_id), opening.revision)
     view = feeds.GameView(game_id, opening.revision, opening.seat_of(user), opening.game.pk)
     if last_event_id is not None and opening.revision - feeds.RESUME_LIMIT <= last_event_id <= opening.revision:
         view.revision = last_event_id

@@ -59,6 +59,13 @@ async def game_stream(
         while True:
             await listener.rang.wait()
             rang = listener.answer()
+            if view.first_look:
+                view.first_look = False
+                heard = hub().known.get(channels[0])
+                if heard is not None and heard <= view.revision:
+                    rang.discard(channels[0])  # the hub has heard of nothing newer since the stream began
+                    if not rang:
+                        continue
             if not rang:
                 listener.spoke()
                 yield encoder.keepalive()
