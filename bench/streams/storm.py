@@ -44,6 +44,7 @@ class Storm:
     window: tuple[float, float] = (0.0, 0.0)
     rate: float = 0.0
     back_over_time: list[tuple[float, int]] = field(default_factory=list)  # (seconds after the cut, streams open)
+    server_said: Counter = field(default_factory=Counter)
 
     def p95_ms(self, which: list[tuple[float, float]]) -> float:
         return percentile([latency for _, latency in which], 0.95) * 1000 if which else math.nan
@@ -135,3 +136,110 @@ def split_latencies(
                 continue
             (missed if cut[0] <= t < cut[1] else live).append((t, arrived - t))
     return live, missed
+
+
+def describe(report, result: Storm) -> None:
+    """The storm's figures, in sentences."""
+    a, usage = result.audit, result.usage
+    refused = ", ".join(f"{n:,} {why}" for why, n in result.refused.items()) or "none refused"
+    report.line(
+        f"reconnect storm: {result.streams:,} streams cut at once {result.cut_at - result.window[0]:.0f} s into "
+        f"{result.window[1] - result.window[0]:.0f} s of moves at {result.rate:.1f}/s, and opened again at once "
+        f"with Last-Event-ID ({STORM_AT_ONCE:,} connecting together)"
+    )
+    report.line(
+        f"  back: {result.reopened:,} of {result.streams:,} open again {result.back_seconds:.1f} s after the cut "
+        f"(goal {GOAL_BACK_SECONDS:.0f} s); {refused}; one stream's reopening p50 {result.open_p50 * 1000:.0f} ms, "
+        f"p95 {result.open_p95 * 1000:.0f} ms"
+    )
+    report.line(
+        f"  server CPU while they came back: {result.cpu_ms_per_open:.2f} ms per reopened stream (server "
+        f"{usage['server']:.0f}% of a core over {usage['seconds']:.1f} s; other processes {usage['others']:.0f}% "
+        "of the machine's 200%)"
+    )
+    report.line(
+        f"  every stream across the cut: {a.expected:,} events expected, {a.received:,} received; {a.missing} missing, "
+        f"{a.duplicates} sent twice, {a.out_of_order} out of order; {a.games_later} 'game' events after the first"
+    )
+    second, worst = result.worst_second_p95_ms(result.live)
+    report.line(
+        f"  latency commit->client of streams open when the move committed: p95 {result.p95_ms(result.live):.0f} ms "
+        f"over the window ({len(result.live):,} events); the worst second's p95 {worst:.0f} ms ({second} s in)"
+    )
+    report.line(
+        f"  moves made while their stream was cut ({len(result.missed):,} events): sent on its return, commit->client "
+        f"p95 {result.p95_ms(result.missed):.0f} ms"
+    )
+    report.line(
+        f"  goal (all back within {GOAL_BACK_SECONDS:.0f} s, none refused, none lost or repeated, p95 < 500 ms every "
+        f"second): {'met' if result.met() else 'MISSED'}"
+    )
+
+
+def svg(result: Storm, path) -> None:
+    """The storm as an SVG, by hand (no plotting library needed): the streams back after the cut, and
+    each second's p95 latency through the window."""
+    width, height, pad = 420, 260, 48
+    span = result.window[1] - result.window[0]
+    cut = result.cut_at - result.window[0]
+
+    def panel(x0: int, title: str, xmax: float, ymax: float, xlabel: str, ylabel: str, lines, marks) -> str:
+        def px(x: float) -> float:
+            return x0 + pad + (width - 1.5 * pad) * x / xmax
+
+        def py(y: float) -> float:
+            return height - pad + (pad - height + pad / 2) * min(y, ymax) / ymax
+
+        out = [f'<text x="{x0 + width / 2}" y="16" text-anchor="middle" font-size="13">{title}</text>']
+        out.append(f'<line x1="{px(0)}" y1="{py(0)}" x2="{px(xmax)}" y2="{py(0)}" stroke="black"/>')
+        out.append(f'<line x1="{px(0)}" y1="{py(0)}" x2="{px(0)}" y2="{py(ymax)}" stroke="black"/>')
+        for i in range(5):
+            x, y = xmax * i / 4, ymax * i / 4
+            out.append(f'<text x="{px(x)}" y="{py(0) + 14}" text-anchor="middle" font-size="10">{x:.0f}</text>')
+            out.append(f'<text x="{px(0) - 4}" y="{py(y) + 3}" text-anchor="end" font-size="10">{y:,.0f}</text>')
+        out.append(f'<text x="{px(xmax / 2)}" y="{height - 8}" text-anchor="middle" font-size="11">{xlabel}</text>')
+        out.append(
+            f'<text x="{x0 + 12}" y="{height / 2}" font-size="11" transform="rotate(-90 {x0 + 12} {height / 2})" '
+            f'text-anchor="middle">{ylabel}</text>'
+        )
+        for points, colour, label, row in lines:
+            if points:
+                coords = " ".join(f"{px(x):.1f},{py(y):.1f}" for x, y in points)
+                out.append(f'<polyline points="{coords}" fill="none" stroke="{colour}" stroke-width="1.5"/>')
+            out.append(f'<text x="{px(xmax * 0.45)}" y="{30 + 13 * row}" font-size="10" fill="{colour}">{label}</text>')
+        for mark in marks:
+            out.append(mark(px, py))
+        return "\n".join(out)
+
+    back = [(0.0, 0), *result.back_over_time]
+    back_max = max(GOAL_BACK_SECONDS / 3, max((t for t, _ in back), default=1.0) * 1.1)
+    left = panel(
+        0, f"{result.streams:,} streams cut at once: back open", back_max, max(1, result.streams),
+        "seconds after the cut", "streams open again",
+        [(back, "#1f77b4", f"all back in {result.back_seconds:.1f} s", 0)], [],
+    )  # fmt: skip
+
+    def per_second(which: list[tuple[float, float]]) -> list[tuple[float, float]]:
+        by_second: dict[int, list[float]] = {}
+        for committed, latency in which:
+            by_second.setdefault(int(committed - result.window[0]), []).append(latency)
+        return [(s + 0.5, percentile(v, 0.95) * 1000) for s, v in sorted(by_second.items())]
+
+    live, everything = per_second(result.live), per_second(result.live + result.missed)
+    top = max(600.0, *(y for _, y in live), 1.0)
+    goal = lambda px, py: (  # noqa: E731
+        f'<line x1="{px(0)}" y1="{py(500)}" x2="{px(span)}" y2="{py(500)}" stroke="grey" stroke-dasharray="4"/>'
+        f'<line x1="{px(cut)}" y1="{py(0)}" x2="{px(cut)}" y2="{py(top)}" stroke="red" stroke-dasharray="2"/>'
+        f'<text x="{px(cut) + 3}" y="{py(top) + 10}" font-size="10" fill="red">cut</text>'
+    )
+    right = panel(
+        width, "p95 event latency, each second (commit -> client)", span, top, "seconds into the moves", "ms",
+        [(live, "#2ca02c", "streams open at the commit", 0),
+         (everything, "#ff7f0e", "all, the cut streams' catch-up included (capped)", 1)],
+        [goal],
+    )  # fmt: skip
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{2 * width}" height="{height}" font-family="sans-serif">\n'
+        f'<rect width="100%" height="100%" fill="white"/>\n{left}\n{right}\n</svg>\n'
+    )
