@@ -35,7 +35,6 @@ from bench.streams.report import describe_log, describe_polling, describe_setup,
 from bench.streams.storm import describe as describe_storm
 from bench.streams.storm import svg as storm_svg
 
-STORM_PLOT = ROOT / "docs" / "streams_storm.svg"
 SERVER_CORE = 0
 CLIENT_CORE = 1
 
@@ -123,8 +122,9 @@ def main() -> None:
     report.line(f"games finished during the run: {sum(t.finished for t in tables)} of {len(tables)}")
     if stormed is not None:
         describe_storm(report, stormed)
-        storm_svg(stormed, STORM_PLOT)
-        report.line(f"  plot: {STORM_PLOT.relative_to(ROOT)}")
+        storm_plot = ROOT / "docs" / f"streams_storm_{max(args.streams)}.svg"
+        storm_svg(stormed, storm_plot)
+        report.line(f"  plot: {storm_plot.relative_to(ROOT)}")
     refused = ", ".join(f"{n:,} {status}" for status, n in closing.refused.items()) or "none refused"
     report.line(
         f"all {closing.streams:,} streams closed at once: {RECONNECT_SECONDS:.0f} s later {closing.leases_left:,} "
