@@ -39,6 +39,26 @@ def is_served_directly(view: Callable) -> bool:
     return getattr(view, "served_directly", False)
 
 
+SAFE_METHODS = ("GET", "HEAD", "OPTIONS", "TRACE")
+
+
+class CsrfCheck:
+    """CsrfViewMiddleware's check of an unsafe request, as the middleware makes it before the view
+    (it reads the cookie and the form, nothing from the database): its refusal in the error shape."""
+
+    def __init__(self) -> None:
+        from django.middleware.csrf import CsrfViewMiddleware
+
+        self.middleware = CsrfViewMiddleware(lambda request: None)
+
+    def refusal(self, request: HttpRequest, match: ResolverMatch) -> HttpResponseBase | None:
+        if request.method in SAFE_METHODS:
+            return None
+        self.middleware.process_request(request)
+        refused = self.middleware.process_view(request, match.func, match.args, match.kwargs)
+        return None if refused is None else json_for_status(refused.status_code)
+
+
 class ResponseHeaders:
     """The middleware that only adds headers to a response, run inline: none touches the database."""
 
@@ -80,6 +100,7 @@ class DirectHandler(ASGIHandler):
     def __init__(self) -> None:
         super().__init__()
         self.headers = ResponseHeaders()
+        self.csrf = CsrfCheck()
 
     async def serve(self, scope, receive, send, match: ResolverMatch) -> None:
         try:
@@ -141,7 +162,7 @@ class DirectHandler(ASGIHandler):
         language = translation.get_language_from_request(request)
         with translation.override(language):
             try:
-                response = await match.func(request, *match.args, **match.kwargs)
+                response = self.csrf.refusal(request, match) or await match.func(request, *match.args, **match.kwargs)
             except Exception as exc:
                 response = self.failed(request, exc)
             request.LANGUAGE_CODE = language

@@ -73,6 +73,8 @@ def opened(request: HttpRequest) -> tuple[Request, feeds.Credentials] | JsonResp
         drf = StreamAuthentication.authenticate(request)
     except exceptions.AuthenticationFailed as exc:
         return error("authentication_failed", str(exc.detail), 401)
+    except exceptions.PermissionDenied as exc:  # the session's CSRF check (DRF's, as for the API)
+        return error("permission_denied", str(exc.detail), 403)
     throttle = ApiRateThrottle()
     if not throttle.allow_request(drf, None):
         wait = int(throttle.wait() or 1)

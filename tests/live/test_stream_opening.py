@@ -136,3 +136,15 @@ def test_streams_that_come_back_together_get_every_move_they_missed_once(
         assert moves == list(range(cut_at[viewer] + 1, start + 5)), (viewer == spectator, moves)
         assert not [e for e in events if e.event == "game"]
         assert events[-1].data["detail"]["version"] == played[-1]["version"]
+
+
+def test_an_unsafe_method_is_refused_by_the_csrf_check_as_before(asgi_server, table):
+    """Django's CSRF middleware refused a POST to a stream before its view ran (the token or not);
+    served past the middleware, the stream makes the same check."""
+    import httpx
+
+    game_id, tokens, _clients = table
+    answer = httpx.post(
+        f"{asgi_server}/api/v1/games/{game_id}/stream/", headers={"Authorization": f"Token {tokens[0]}"}, timeout=10
+    )
+    assert answer.status_code == 403 and answer.json()["code"] == "permission_denied"
