@@ -9,7 +9,7 @@ given the headers the middleware would give it (security, CSP, frame options); n
 for the request, and none held while it streams. Such a view does its own authentication (it has
 no session or user from middleware) and answers its errors itself, in the API's error shape; what
 the middleware would add besides is here too: 503 with Retry-After while the database is away, the
-language of the request for the messages it sends.
+language of the request for the messages it sends, the CSRF check of an unsafe method.
 """
 
 from __future__ import annotations
