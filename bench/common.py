@@ -27,7 +27,8 @@ ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results"
 PYTHON = sys.executable
 VENV_BIN = Path(PYTHON).parent
-BENCH_DB = "slowhand_bench"
+# Another name beginning so (SLOWHAND_BENCH_DB=slowhand_bench_mine) keeps two people's runs apart.
+BENCH_DB = os.environ.get("SLOWHAND_BENCH_DB", "slowhand_bench")
 POSTGRES = "postgres://postgres@127.0.0.1:5432"
 BENCH_DATABASE_URL = f"{POSTGRES}/{BENCH_DB}"
 SECRET_KEY = "bench-only-secret-key-not-for-production-0123456789"
@@ -64,7 +65,7 @@ def reset_database() -> None:
     """Drop and recreate the bench database, then migrate it (only `slowhand_bench`, never another)."""
     import psycopg
 
-    assert BENCH_DB == "slowhand_bench"
+    assert BENCH_DB.startswith("slowhand_bench"), "only a bench database is ever dropped"
     with psycopg.connect(f"{POSTGRES}/postgres", autocommit=True) as conn:
         conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", [BENCH_DB])
         conn.execute(f"DROP DATABASE IF EXISTS {BENCH_DB}")
@@ -157,13 +158,14 @@ def start_gunicorn(
     return process
 
 
-def start_asgi_server(env: dict[str, str], port: int, workers: int, log: Path) -> subprocess.Popen:
+def start_asgi_server(env: dict[str, str], port: int, workers: int, log: Path, root: Path = ROOT) -> subprocess.Popen:
     """gunicorn config.asgi:application with uvicorn workers (production's command for the site with
-    its event streams), in its own group. It runs on the CPUs this process may use when it starts."""
+    its event streams), in its own group, serving the code of `root` (another checkout, to compare).
+    It runs on the CPUs this process may use when it starts."""
     command = [str(VENV_BIN / "gunicorn"), "config.asgi:application", "-k", "uvicorn_worker.UvicornWorker"]
     command += ["--workers", str(workers), "--bind", f"127.0.0.1:{port}", "--log-level", "warning", "--timeout", "60"]
     process = subprocess.Popen(
-        command, cwd=ROOT, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT, start_new_session=True
+        command, cwd=root, env=env, stdout=log.open("w"), stderr=subprocess.STDOUT, start_new_session=True
     )
     wait_for_port(port)
     return process

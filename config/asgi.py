@@ -14,5 +14,7 @@ os.environ.setdefault("SLOWHAND_SERVER", "asgi")  # settings: psycopg's connecti
 django_application = get_asgi_application()
 
 from config.concurrency import SyncRequestLimit  # noqa: E402 (needs the settings loaded)
+from config.direct_asgi import DirectViews  # noqa: E402
 
-application = SyncRequestLimit(django_application, settings.ASGI_SYNC_REQUESTS)
+# The event streams past the middleware (config.direct_asgi); the synchronous views taking turns.
+application = DirectViews(SyncRequestLimit(django_application, settings.ASGI_SYNC_REQUESTS))

@@ -114,19 +114,7 @@ class GameView:
     revision: int = 0
     seat: int | None = None
     game_pk: int = 0
-
-
-def open_game(game_id: str, user: User | None, last_event_id: int | None) -> tuple[GameView, list[Event]] | None:
-    """The stream's first events: the game as GET shows it, or, resuming after `last_event_id` (at most
-    RESUME_LIMIT revisions back), what happened since. None when the viewer may not see the game."""
-    game = selectors.visible_games(user).filter(public_id=game_id).first()
-    if game is None:
-        return None
-    seats = list(game.seats.all())
-    view = GameView(game_id, game.revision, selectors.viewer_seat(game, seats, user), game.pk)
-    if last_event_id is None or not game.revision - RESUME_LIMIT <= last_event_id <= game.revision:
-        return view, [Event(game.revision, "game", selectors.detail_for_seat(game, seats, view.seat))]
-    return view, events_for_seat(game, seats, view.seat, last_event_id, moves_between(game, last_event_id))
+    first_look: bool = True  # the stream's first wake-up: news since its first events were read?
 
 
 @dataclass

@@ -1,8 +1,9 @@
 """An open stream of a game keeps its player marked as looking at it (notifications.presence), so that
 a "your turn" push or email stays off a phone whose owner is watching the table.
 
-The streams of a process are marked together: once when each opens, then all of them in one upsert
-every STREAM_RENEWAL, the way their leases are renewed (live.leases).
+The streams of a process are marked together: those that open within BATCH_SECONDS of each other in
+one upsert, then all of them in one upsert every STREAM_RENEWAL, the way their leases are renewed
+(live.leases).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from .threads import in_thread
 
 logger = logging.getLogger(__name__)
 Pair = tuple[int, int]  # (user id, game pk)
+BATCH_SECONDS = 0.05
 
 
 async def mark(pairs: list[Pair]) -> None:
@@ -41,19 +43,34 @@ class Watchers:
     def __init__(self) -> None:
         self.open: Counter[Pair] = Counter()
         self.task: asyncio.Task | None = None
+        self.new: set[Pair] = set()  # of streams just opened, marked together in a moment
+        self.marking: asyncio.Task | None = None
 
     async def watching(self, body: AsyncIterator[bytes], pair: Pair) -> AsyncIterator[bytes]:
         self.open[pair] += 1
         if self.task is None or self.task.done():
             self.task = asyncio.get_running_loop().create_task(self.run())
         try:
-            await mark([pair])
+            self.mark_soon(pair)
             async for chunk in body:
                 yield chunk
         finally:
             self.open[pair] -= 1
             if self.open[pair] <= 0:
                 del self.open[pair]
+
+    def mark_soon(self, pair: Pair) -> None:
+        """Mark a new stream's player within BATCH_SECONDS, with the others that open meanwhile: one
+        upsert for a thousand streams coming back at once, and none waits for it to send its first event."""
+        self.new.add(pair)
+        if self.marking is None or self.marking.done():
+            self.marking = asyncio.get_running_loop().create_task(self.mark_new())
+
+    async def mark_new(self) -> None:
+        while self.new:
+            await asyncio.sleep(BATCH_SECONDS)
+            pairs, self.new = list(self.new), set()
+            await mark(pairs)
 
     async def run(self) -> None:
         while self.open:

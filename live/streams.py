@@ -55,9 +55,17 @@ async def game_stream(
         yield encoder.opening()
         for event in first:
             yield encoder.event(event)
+        first = event = None  # a game's whole detail: not held while the stream waits
         while True:
             await listener.rang.wait()
             rang = listener.answer()
+            if view.first_look:
+                view.first_look = False
+                heard = hub().known.get(channels[0])
+                if heard is not None and heard <= view.revision:
+                    rang.discard(channels[0])  # the hub has heard of nothing newer since the stream began
+                    if not rang:
+                        continue
             if not rang:
                 listener.spoke()
                 yield encoder.keepalive()
@@ -122,6 +130,7 @@ async def user_stream(
         yield encoder.opening()
         for event in first:
             yield encoder.event(event)
+        first = event = None  # a game's whole detail: not held while the stream waits
         while True:
             await listener.rang.wait()
             rang = listener.answer()

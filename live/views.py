@@ -1,15 +1,22 @@
-"""GET /api/v1/games/{id}/stream/ and GET /api/v1/stream/: async views, served under ASGI.
+"""GET /api/v1/games/{id}/stream/ and GET /api/v1/stream/: async views, served under ASGI past the
+middleware (config.direct_asgi), so that an open stream holds no thread.
 
-Authentication is the API's (a token, or the session); the stream then runs on its own, in the
-event loop (live.streams). Errors before the stream starts answer in the API's error shape.
+Authentication is the API's (a token, or the session), with its rate limits, in one short hop to the
+shared thread pool (live.threads); the lease is taken on Redis from the event loop; a game's first
+event comes from a reading shared by the streams that open together (live.openings). The stream
+then runs on its own, in the event loop (live.streams). Errors before the stream starts answer in
+the API's error shape.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar
+from collections.abc import Awaitable
+from importlib import import_module
+from typing import TypeVar
 
-from django.http import HttpRequest, HttpResponseBase, JsonResponse, StreamingHttpResponse
+from django.conf import settings
+from django.http import HttpRequest, HttpResponseBase, JsonResponse
+from django.utils.functional import SimpleLazyObject
 from rest_framework import exceptions
 from rest_framework.request import Request
 
@@ -17,8 +24,9 @@ from accounts.authentication import HashedTokenAuthentication
 from accounts.throttles import ApiRateThrottle
 from config.api_errors import error_body
 from config.client_address import client_address
+from config.direct_asgi import DirectStream, served_directly
 
-from . import feeds, leases, presence
+from . import feeds, leases, openings, presence
 from .streams import NDJSON, SSE, Encoder, game_stream, user_stream
 from .threads import in_thread
 
@@ -26,12 +34,18 @@ T = TypeVar("T")
 
 
 class StreamAuthentication:
-    """DRF's authentication of the API, outside a DRF view."""
+    """DRF's authentication of the API, outside a DRF view and outside the middleware (the streams are
+    served past it, config.direct_asgi): the session and its user read as SessionMiddleware and
+    AuthenticationMiddleware read them, lazily (a token needs neither)."""
 
     @staticmethod
     def authenticate(request: HttpRequest) -> Request:
+        from django.contrib.auth import get_user
         from rest_framework.authentication import SessionAuthentication
 
+        store = import_module(settings.SESSION_ENGINE).SessionStore
+        request.session = store(request.COOKIES.get(settings.SESSION_COOKIE_NAME))
+        request.user = SimpleLazyObject(lambda: get_user(request))
         drf = Request(request, authenticators=[HashedTokenAuthentication(), SessionAuthentication()])
         drf.user  # noqa: B018 - authenticates, or raises AuthenticationFailed
         return drf
@@ -59,6 +73,8 @@ def opened(request: HttpRequest) -> tuple[Request, feeds.Credentials] | JsonResp
         drf = StreamAuthentication.authenticate(request)
     except exceptions.AuthenticationFailed as exc:
         return error("authentication_failed", str(exc.detail), 401)
+    except exceptions.PermissionDenied as exc:  # the session's CSRF check (DRF's, as for the API)
+        return error("permission_denied", str(exc.detail), 403)
     throttle = ApiRateThrottle()
     if not throttle.allow_request(drf, None):
         wait = int(throttle.wait() or 1)
@@ -66,8 +82,8 @@ def opened(request: HttpRequest) -> tuple[Request, feeds.Credentials] | JsonResp
     return drf, feeds.credentials_of(drf)
 
 
-def stream_response(body, media_type: str) -> StreamingHttpResponse:
-    response = StreamingHttpResponse(body, content_type=media_type)
+def stream_response(body, media_type: str) -> DirectStream:
+    response = DirectStream(body, content_type=media_type)
     response["Cache-Control"] = "no-cache, no-transform"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
     return response
@@ -104,16 +120,17 @@ async def starting(request: HttpRequest, *, needs_account: bool) -> tuple | Json
     return since, drf, credentials, lease
 
 
-async def first_read(lease: leases.Lease, read: Callable[..., T], *args: Any) -> T:
+async def first_read(lease: leases.Lease, reading: Awaitable[T]) -> T:
     """The stream's first events; its lease given back when they cannot be read (the database away:
-    config.middleware answers 503)."""
+    config.direct_asgi answers 503)."""
     try:
-        return await in_thread(read, *args)
+        return await reading
     except BaseException:
         await lease.release()
         raise
 
 
+@served_directly
 async def game_events(request: HttpRequest, game_id: str) -> HttpResponseBase:
     """One game as this viewer may see it: a "game" event, then a "move" event per move."""
     started = await starting(request, needs_account=False)
@@ -121,7 +138,7 @@ async def game_events(request: HttpRequest, game_id: str) -> HttpResponseBase:
         return started
     since, drf, credentials, lease = started
     user = drf.user if drf.user.is_authenticated else None
-    start = await first_read(lease, feeds.open_game, game_id, user, since)
+    start = await first_read(lease, openings.open_game(game_id, user, since))
     if start is None:
         await lease.release()
         return error("not_found", "There is no such game, or you may not see it.", 404)
@@ -133,12 +150,13 @@ async def game_events(request: HttpRequest, game_id: str) -> HttpResponseBase:
     return stream_response(lease.holding(body), media_type)
 
 
+@served_directly
 async def user_events(request: HttpRequest) -> HttpResponseBase:
     """The signed-in player's events across all their games: notifications and game summaries."""
     started = await starting(request, needs_account=True)
     if isinstance(started, JsonResponse):
         return started
     since, drf, credentials, lease = started
-    view, first = await first_read(lease, feeds.open_user, drf.user, since)
+    view, first = await first_read(lease, in_thread(feeds.open_user, drf.user, since))
     media_type = media_type_of(request)
     return stream_response(lease.holding(user_stream(view, first, credentials, Encoder(media_type))), media_type)

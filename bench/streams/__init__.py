@@ -4,8 +4,11 @@ Run from the project folder, with PostgreSQL on 127.0.0.1:5432 (user postgres, t
 `redis-server` installed and `.venv/bin/pip install -e '.[bench]'` done (for the plot):
 
     .venv/bin/python -m bench.streams [--streams 1000,5000] [--seconds 60] [--rate 20] [--quick]
+        [--workers 2] [--pollers 0] [--storm 60 --cut-after 10]
+    .venv/bin/python -m bench.streams.opening [--streams 2000] [--root ../another-checkout]
 
-It drops, recreates and migrates the database `slowhand_bench` (no other), then starts on core 0
+It drops, recreates and migrates the database `slowhand_bench` (or $SLOWHAND_BENCH_DB, whose name
+must begin so), then starts on core 0
 (the CPU affinity they inherit, as `taskset -c 0` gives it) a private redis-server on a free port
 (cache, Celery broker and the streams' pub/sub), the site as production runs it, `gunicorn
 config.asgi:application -k uvicorn_worker.UvicornWorker` (one worker by default: one core) with
@@ -35,7 +38,11 @@ the bots answer through the Celery worker as they would in production.
 3. Once the last moves are in (or 30 s have passed), every stream is checked against the database:
    still open, and every move of its game since it opened (its first event's id: the revision the
    game was at) received once and in order (the ids are the game's revisions, one a move).
-4. At the end every stream is closed at once, as a restarting proxy would close them; when the
+4. With `--storm S` (bench/streams/storm.py), S seconds of moves at `--rate` during which, after
+   `--cut-after` seconds, every open stream is cut at once and opened again at once with
+   Last-Event-ID (1,000 connecting together): how long until all are back, how many refused, every
+   move once and in order across the cut, the p95 latency of each second, an SVG under docs/.
+5. At the end every stream is closed at once, as a restarting proxy would close them; when the
    browsers would come back (EventSource retries after 3 s) it counts the leases (live.leases)
    still held in Redis and tries one new stream for each spectator who had held 20.
 

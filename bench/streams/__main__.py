@@ -13,6 +13,7 @@ from pathlib import Path
 from bench import streams
 from bench.common import (
     RESULTS,
+    ROOT,
     PrivateRedis,
     Report,
     bench_database_pids,
@@ -31,6 +32,8 @@ from bench.streams.load import RECONNECT_SECONDS, Run, ServerLog, Setup
 from bench.streams.machine import Usage, on_cores
 from bench.streams.plots import plot
 from bench.streams.report import describe_log, describe_polling, describe_setup, print_table, verdict
+from bench.streams.storm import describe as describe_storm
+from bench.streams.storm import svg as storm_svg
 
 SERVER_CORE = 0
 CLIENT_CORE = 1
@@ -47,6 +50,10 @@ def arguments() -> argparse.Namespace:
     parser.add_argument("--poll-seconds", type=float, default=15.0)
     parser.add_argument("--idle-seconds", type=float, default=20.0)
     parser.add_argument("--warm-up", type=float, default=5.0)
+    parser.add_argument(
+        "--storm", type=float, default=0.0, help="seconds of moves in which every stream is cut and reopened at once"
+    )
+    parser.add_argument("--cut-after", type=float, default=10.0, help="seconds into the storm's moves of the cut")
     parser.add_argument("--quick", action="store_true", help="small and short, to try the script out")
     args = parser.parse_args()
     if args.quick:
@@ -101,17 +108,23 @@ def main() -> None:
         describe_setup(report, args, tables, server_pids(), worker.pid)
         server_log = ServerLog(logs / "server.log")
         run = Run(Setup(port, redis.url(), tables, spectators, usage, server_pids, server_log), args)
-        polls, steps, closing = asyncio.run(run.measure())
+        polls, steps, stormed, closing = asyncio.run(run.measure())
         celery_said = ServerLog(logs / "celery.log").said()
 
-    report.line()
-    report.line("2-second polling, same server, before any stream opened, moves going on:")
-    describe_polling(report, polls)
+    if polls:
+        report.line()
+        report.line("2-second polling, same server, before any stream opened, moves going on:")
+        describe_polling(report, polls)
     report.line()
     report.line(f"streams (SSE), each step: {args.idle_seconds:.0f} s idle, then {args.seconds:.0f} s of moves:")
     print_table(report, steps)
     report.line(f"scripted players' refused requests: {dict(run.mover.refused) or 'none'}")
     report.line(f"games finished during the run: {sum(t.finished for t in tables)} of {len(tables)}")
+    if stormed is not None:
+        describe_storm(report, stormed)
+        storm_plot = ROOT / "docs" / f"streams_storm_{max(args.streams)}.svg"
+        storm_svg(stormed, storm_plot)
+        report.line(f"  plot: {storm_plot.relative_to(ROOT)}")
     refused = ", ".join(f"{n:,} {status}" for status, n in closing.refused.items()) or "none refused"
     report.line(
         f"all {closing.streams:,} streams closed at once: {RECONNECT_SECONDS:.0f} s later {closing.leases_left:,} "
@@ -122,12 +135,18 @@ def main() -> None:
     describe_log(report, "warm-up and polling", run.polling_said)
     for step in steps:
         describe_log(report, f"N={step.streams:,}", step.server_said)
+    if stormed is not None:
+        describe_log(report, "reconnect storm", stormed.server_said)
     describe_log(report, "closing", closing.server_said)
     describe_log(report, "Celery worker, whole run", celery_said)
     report.line()
     verdict(report, steps, polls)
-    plot(steps, polls, RESULTS / "streams.png")
-    report.line(f"plot: bench/results/streams.png; the run took {(time.monotonic() - began) / 60:.1f} minutes")
+    try:
+        plot(steps, polls, RESULTS / "streams.png")
+        report.line("plot: bench/results/streams.png")
+    except ImportError as exc:  # matplotlib not installed (.[bench]): the figures stand without it
+        report.line(f"no plot of the steps: {exc}")
+    report.line(f"the run took {(time.monotonic() - began) / 60:.1f} minutes")
     report.save()
 
 

@@ -137,12 +137,17 @@ class StreamClient(asyncio.Protocol):
 
 async def open_streams(port: int, plan: list[tuple[Table, int | None, str]]) -> tuple[list[StreamClient], float]:
     """Open the planned streams, OPEN_AT_ONCE at a time, each until its first event; (clients, seconds)."""
+    clients = [StreamClient(table, seat, token) for table, seat, token in plan]
+    return clients, await connect_all(port, clients)
+
+
+async def connect_all(port: int, clients: list[StreamClient], at_once: int = OPEN_AT_ONCE) -> float:
+    """Connect these clients, `at_once` at a time, each until it is open (or refused); the seconds taken."""
     loop = asyncio.get_running_loop()
-    gate = asyncio.Semaphore(OPEN_AT_ONCE)
+    gate = asyncio.Semaphore(at_once)
     start = time.monotonic()
 
-    async def open_one(table: Table, seat: int | None, token: str) -> StreamClient:
-        client = StreamClient(table, seat, token)
+    async def open_one(client: StreamClient) -> None:
         async with gate:
             try:
                 await loop.create_connection(lambda: client, "127.0.0.1", port)
@@ -150,7 +155,33 @@ async def open_streams(port: int, plan: list[tuple[Table, int | None, str]]) -> 
             except (OSError, TimeoutError) as exc:
                 client.error = client.error or type(exc).__name__
                 client.close()
-        return client
 
-    clients = await asyncio.gather(*(open_one(*item) for item in plan))
-    return list(clients), time.monotonic() - start
+    await asyncio.gather(*(open_one(client) for client in clients))
+    return time.monotonic() - start
+
+
+class ResumingClient(StreamClient):
+    """A stream opened again after a break with Last-Event-ID, as EventSource does: it carries on the
+    record of the stream it replaces (`before`), so that the audit sees one stream across the break.
+    It counts as open once the server's opening comes (a resume that missed nothing sends no event)."""
+
+    def __init__(self, before: StreamClient) -> None:
+        super().__init__(before.table, before.seat, before.token)
+        self.last_event_id = before.newest
+        self.opened_revision = before.opened_revision
+        self.ids, self.times, self.newest = before.ids, before.times, before.newest
+        self.games_later = before.games_later
+        self.cut_at = time.time()  # the break (wall clock): moves committed since came late
+        self.reopened_at = math.inf  # when it was open again (wall clock)
+
+    def request(self) -> bytes:
+        headers = {"Accept": "text/event-stream", "Last-Event-ID": str(self.last_event_id)}
+        return encode_request("GET", f"/api/v1/games/{self.table.id}/stream/", self.token, None, headers)
+
+    def _event(self, block: bytes, now: float) -> None:
+        if not self.opened.done() and block.endswith(b": connected"):
+            self.open_seconds = time.monotonic() - self.began
+            self.reopened_at = time.time()
+            self.opened.set_result(True)
+            return
+        super()._event(block, now)

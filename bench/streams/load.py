@@ -19,6 +19,7 @@ from bench.streams.fixtures import moves_of, stream_plan
 from bench.streams.machine import Usage, thread_count, total_rss_mib
 from bench.streams.players import Mover, Publishes, Table, drain
 from bench.streams.pollers import POLL_RAMP, Polling, poll
+from bench.streams.storm import Storm, storm
 
 SETTLE_SECONDS = 3.0
 CATCH_UP = 30.0  # seconds the streams may take, after the last move, to bring it before they are checked
@@ -91,23 +92,29 @@ class Run:
         self.threads_before = 0
         self.polling_said: Counter = Counter()
 
-    async def measure(self) -> tuple[list[Polling], list[Step], Closing]:
+    async def measure(self) -> tuple[list[Polling], list[Step], Storm | None, Closing]:
         subscribed = asyncio.Event()
         listener = asyncio.get_running_loop().create_task(self.publishes.listen(subscribed))
         await subscribed.wait()
         print(f"warming up: {self.args.warm_up:.0f} s of moves", flush=True)
         await self.mover.drive(self.args.warm_up)
-        polls = [await polling(self.setup, self.mover, self.args, conditional) for conditional in (False, True)]
+        polls = []
+        if self.args.pollers:
+            polls = [await polling(self.setup, self.mover, self.args, conditional) for conditional in (False, True)]
         await drain(self.mover, self.publishes)
         self.polling_said = self.setup.log.said()  # from the start to the last poll
         self.rss_before = total_rss_mib(self.setup.server_pids())
         self.threads_before = thread_count(self.setup.server_pids())
         steps = [await self.step(count) for count in self.args.streams]
+        stormed = None
+        if self.args.storm:
+            stormed = await storm(self, self.args.storm, self.args.cut_after)
+            stormed.server_said = self.setup.log.said()
         closing = await self.close()
         listener.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await listener
-        return polls, steps, closing
+        return polls, steps, stormed, closing
 
     async def step(self, count: int) -> Step:
         print(f"opening streams up to {count:,}", flush=True)

@@ -104,13 +104,16 @@ def verdict(report: Report, steps: list[Step], polls: list[Polling]) -> None:
             f"(the most tried: {max(s.streams for s in steps):,}), p95 {best.p95:.0f} ms, server "
             f"{best.moving['server']:.0f}% of its core under moves"
         )
-    full, conditional = polls
     streams = "; ".join(f"{s.streams:,} open at p95 {s.p95:,.0f} ms ({s.audit.dropped} dropped)" for s in steps)
-    report.line(
-        f"tables on the server's core: streams {streams}; polling every 2 s: {full.tables:,.0f} (full GET, "
-        f"answers p95 {ms(full.latencies, 0.95)} ms) or {conditional.tables:,.0f} (If-None-Match, p95 "
-        f"{ms(conditional.latencies, 0.95)} ms) with the server saturated"
-    )
+    full, conditional = polls if polls else (None, None)
+    if full is None:
+        report.line(f"tables on the server's core: streams {streams} (no polling measured: --pollers 0)")
+    else:
+        report.line(
+            f"tables on the server's core: streams {streams}; polling every 2 s: {full.tables:,.0f} (full GET, "
+            f"answers p95 {ms(full.latencies, 0.95)} ms) or {conditional.tables:,.0f} (If-None-Match, p95 "
+            f"{ms(conditional.latencies, 0.95)} ms) with the server saturated"
+        )
     last = steps[-1].audit  # every stream of the run, each since it opened
     once = not (last.missing or last.duplicates or last.out_of_order)
     report.line(
