@@ -149,16 +149,8 @@ def add_to_batch(writes: WriteBatch, notifications: list[Notification], outside:
 
 
 def outbox_ctes(rows: list[tuple[Notification, list[str]]]) -> list[tuple[str, str, list]]:
-    notifications = [n for n, _channels in rows]
-    columns = [
-        [n.user_id for n in notifications],
-        [n.kind for n in notifications],
-        [n.game_id for n in notifications],
-        [json.dumps(n.payload, cls=PAYLOAD_ENCODER) for n in notifications],
-        [n.in_app for n in notifications],
-        [",".join(channels) for _n, channels in rows],
-        [n.created_at for n in notifications],
-    ]
+    notifications, outside = [n for n, _channels in rows], [channels for _n, channels in rows]
+    columns = [*outbox_columns(notifications, outside), [n.created_at for n in notifications]]
     return [
         (
             OUTBOX_CTE,
@@ -217,12 +209,9 @@ def write_outbox_with_orm(notifications: list[Notification], outside: list[list[
 PAYLOAD_ENCODER = Notification._meta.get_field("payload").encoder  # as the ORM would encode it
 
 
-def write_outbox_in_one_statement(notifications: list[Notification], outside: list[list[str]]) -> list[tuple[int, str]]:
-    """The same as write_outbox_with_orm, in one statement (PostgreSQL)."""
-    now = timezone.now()
-    for notification in notifications:
-        notification.created_at = now
-    columns = [
+def outbox_columns(notifications: list[Notification], outside: list[list[str]]) -> list[list]:
+    """The notifications as the columns the statements unnest (user, kind, game, payload, in_app, channels)."""
+    return [
         [n.user_id for n in notifications],
         [n.kind for n in notifications],
         [n.game_id for n in notifications],
@@ -230,6 +219,14 @@ def write_outbox_in_one_statement(notifications: list[Notification], outside: li
         [n.in_app for n in notifications],
         [",".join(channels) for channels in outside],
     ]
+
+
+def write_outbox_in_one_statement(notifications: list[Notification], outside: list[list[str]]) -> list[tuple[int, str]]:
+    """The same as write_outbox_with_orm, in one statement (PostgreSQL)."""
+    now = timezone.now()
+    for notification in notifications:
+        notification.created_at = now
+    columns = outbox_columns(notifications, outside)
     with connection.cursor() as cursor:
         cursor.execute(
             OUTBOX_INSERT, [*columns, [kind.value for kind in REPLACED_KINDS], now, DeliveryStatus.PENDING, now]
