@@ -96,12 +96,19 @@ async def renew(held: list[Lease]) -> None:
             await pipe.execute()
 
 
-async def give_back_all(returned: list[Lease]) -> None:
+async def give_back_all(returned: list[Lease]) -> bool:
+    """Whether Redis took them back (it may be away, or this process too busy to reach it in time)."""
     with redis_may_be_away("Stream leases"):
         async with redis_client().pipeline(transaction=False) as pipe:
             for holder, names in by_holder(returned).items():
                 pipe.zrem(_key(holder), *names)
             await pipe.execute()
+        return True
+    return False
+
+
+# A give-back that failed is tried again after these pauses (seconds), then left to lapse.
+GIVE_BACK_RETRIES = (0.5, 1, 2, 4, 8, 16)
 
 
 class Renewer:
@@ -114,6 +121,7 @@ class Renewer:
         self.task: asyncio.Task | None = None
         self.returned: list[Lease] = []
         self.returning: asyncio.Future | None = None
+        self.retrying: set[asyncio.Task] = set()
 
     async def give_back(self, lease: Lease) -> None:
         self.leases.discard(lease)
@@ -128,9 +136,23 @@ class Renewer:
             await asyncio.sleep(0)  # the streams ending at this moment go back together
             while self.returned:
                 batch, self.returned = self.returned, []
-                await give_back_all(batch)
+                if not await give_back_all(batch):
+                    self._retry(batch)
         finally:
             self.returning = None
+
+    def _retry(self, batch: list[Lease]) -> None:
+        # Not awaited by the ended streams. A lease lapses within LEASE_SECONDS anyway, but until then it
+        # counts: when every stream is cut at once and comes back at once, its player would be refused.
+        task = asyncio.get_running_loop().create_task(self._give_back_again(batch))
+        self.retrying.add(task)
+        task.add_done_callback(self.retrying.discard)
+
+    async def _give_back_again(self, batch: list[Lease]) -> None:
+        for pause in GIVE_BACK_RETRIES:
+            await asyncio.sleep(pause)
+            if await give_back_all(batch):
+                return
 
     def hold(self, lease: Lease) -> None:
         self.leases.add(lease)

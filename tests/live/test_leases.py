@@ -63,3 +63,27 @@ def test_leases_given_back_at_the_same_moment_all_go_back(redis_url, settings):
         assert sum(client.zcard(leases._key(leases.player(424245 + n))) for n in range(3)) == 0
 
     asyncio.run(close_all_at_once())
+
+
+def test_leases_a_busy_pool_could_not_give_back_go_back_soon_after(redis_url, settings, monkeypatch):
+    # As when every stream is cut at once: the process's few Redis connections are all in use, and the
+    # give-back finds none in time. It goes back soon after, or the players' streams coming back at
+    # once would find their old leases still counted (MAX_STREAMS) and be refused.
+    settings.REDIS_URL = redis_url
+    monkeypatch.setattr(leases, "GIVE_BACK_RETRIES", (0.2, 0.2, 0.2))
+    client = redis.Redis.from_url(redis_url)
+    holder = leases.player(424250)
+
+    async def give_back_while_the_pool_is_busy() -> None:
+        lease = await leases.take(holder)
+        pool = leases.redis_client().connection_pool
+        monkeypatch.setattr(pool, "timeout", 0.05)
+        held = [await pool.get_connection() for _ in range(pool.max_connections)]
+        await lease.release()
+        assert client.zcard(leases._key(holder)) == 1  # not given back: no connection to be had
+        for connection in held:
+            await pool.release(connection)
+        await asyncio.sleep(0.5)
+        assert client.zcard(leases._key(holder)) == 0
+
+    asyncio.run(give_back_while_the_pool_is_busy())
