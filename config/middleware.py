@@ -13,6 +13,7 @@ import logging
 import sys
 from collections.abc import Callable
 
+from django.core.exceptions import BadRequest
 from django.core.signals import got_request_exception
 from django.http import HttpRequest, HttpResponse
 from django.middleware import common
@@ -69,7 +70,14 @@ class ApiErrorShapeMiddleware:
 
 class CommonMiddleware(common.CommonMiddleware):
     """Django's, without the trailing-slash redirect under /api/: a client that forgets the slash
-    gets a 404 in the error shape, not a redirect that drops its POST body (or, with DEBUG, a 500)."""
+    gets a 404 in the error shape, not a redirect that drops its POST body (or, with DEBUG, a 500).
+    And a NUL in a query parameter is a 400 wherever it is sent: PostgreSQL refuses NUL in text, and
+    not every reader of a parameter checks it first (the admin's list filters answered 500)."""
+
+    def process_request(self, request: HttpRequest) -> HttpResponse | None:
+        if any("\x00" in key or any("\x00" in value for value in values) for key, values in request.GET.lists()):
+            raise BadRequest("A query parameter holds a NUL character.")
+        return super().process_request(request)
 
     def should_redirect_with_slash(self, request: HttpRequest) -> bool:
         return not is_api_request(request) and super().should_redirect_with_slash(request)
