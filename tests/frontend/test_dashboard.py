@@ -88,3 +88,10 @@ def test_the_dashboard_costs_the_same_queries_for_two_games_and_for_ten(alice, b
     for hours in range(8):
         game_awaiting((alice, charlie)[hours % 2], alice, charlie, hours=hours + 3)
     assert queries_for_home(client) == few
+
+
+def test_a_deadline_under_a_minute_away_reads_less_than_a_minute(alice, bob):
+    game = game_awaiting(alice, alice, bob, hours=1)
+    Game.objects.filter(pk=game.pk).update(deadline=timezone.now() + timedelta(seconds=30))
+    html = signed_in(alice).get("/").content.decode()
+    assert "less than a minute left" in html and "0\xa0minutes" not in html
