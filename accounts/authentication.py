@@ -3,7 +3,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.utils import timezone
-from rest_framework.authentication import TokenAuthentication
+from rest_framework.authentication import TokenAuthentication, get_authorization_header
 from rest_framework.exceptions import AuthenticationFailed
 
 from config.compiled import CompiledQuery
@@ -29,8 +29,39 @@ class HashedTokenAuthentication(TokenAuthentication):
         tokens = ACTIVE_TOKEN.rows(ApiToken.hash_key(key))
         token = tokens[0] if tokens else None
         if token is None or not token.user.is_active:
-            raise AuthenticationFailed("Invalid or revoked token.")
-        now = timezone.now()
-        if token.last_used_at is None or now - token.last_used_at > LAST_USED_PRECISION:
-            ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
+            raise AuthenticationFailed(REFUSED)
+        record_use([token])
         return token.user, token
+
+
+REFUSED = "Invalid or revoked token."
+
+
+def record_use(tokens: list[ApiToken]) -> None:
+    """Note when these tokens were last used (to the minute: one UPDATE for all that need it)."""
+    now = timezone.now()
+    stale = [t.pk for t in tokens if t.last_used_at is None or now - t.last_used_at > LAST_USED_PRECISION]
+    if stale:
+        ApiToken.objects.filter(pk__in=stale).update(last_used_at=now)
+
+
+def token_key(request) -> str | None:
+    """The key of a well-formed `Authorization: Token <key>` header; None for anything else, which
+    HashedTokenAuthentication judges with its own messages (a header of another scheme, or broken)."""
+    parts = get_authorization_header(request).split()
+    if len(parts) != 2 or parts[0].lower() != HashedTokenAuthentication.keyword.lower().encode():
+        return None
+    try:
+        return parts[1].decode()
+    except UnicodeError:
+        return None
+
+
+def tokens_of_keys(keys: list[str]) -> dict[str, ApiToken]:
+    """What HashedTokenAuthentication finds for each of these keys, in one query for all (the streams
+    that open together): the active token with its active user, by key; a key without is missing."""
+    by_hash = {ApiToken.hash_key(key): key for key in keys}
+    tokens = ApiToken.objects.active().select_related("user").filter(key_hash__in=list(by_hash))
+    found = {by_hash[token.key_hash]: token for token in tokens if token.user.is_active}
+    record_use(list(found.values()))
+    return found

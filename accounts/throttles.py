@@ -43,29 +43,39 @@ def window_wait(previous: int, current: int, limit: int, elapsed: float, window:
 
 class ApiRateThrottle(BaseThrottle):
     def allow_request(self, request, view) -> bool:
-        self._wait = None
+        self._wait = self.waits([request])[0]
+        return self._wait is None
+
+    @classmethod
+    def waits(cls, requests: list) -> list[int | None]:
+        """Count each request against its limits, all of them in one round trip (the streams that
+        open together count so): for each, None when it is allowed, else the seconds to wait."""
         limits = [
-            (scope, ident, rate)
-            for scope, ident in self.counted(request)
-            if (rate := parse_rate(SimpleRateThrottle.THROTTLE_RATES.get(scope))) is not None
+            [
+                (f"throttle:{scope}:{ident}", rate)
+                for scope, ident in cls.counted(request)
+                if (rate := parse_rate(SimpleRateThrottle.THROTTLE_RATES.get(scope))) is not None
+            ]
+            for request in requests
         ]
-        if not limits:
-            return True
+        keys = [(key, window) for request_limits in limits for key, (_limit, window) in request_limits]
+        if not keys:
+            return [None] * len(requests)
         now = time.time()
         try:
-            keys = [(f"throttle:{scope}:{ident}", window) for scope, ident, (_limit, window) in limits]
-            counts = count_requests(keys, now)
+            counts = iter(count_requests(keys, now))
         except OUTAGE:
-            return True
-        waits = []
-        for (_scope, _ident, (limit, window)), (previous, current) in zip(limits, counts, strict=True):
-            elapsed = now % window
-            if previous * (1 - elapsed / window) + current > limit:
-                waits.append(window_wait(previous, current, limit, elapsed, window))
-        if waits:
-            self._wait = max(1, math.ceil(max(waits)))
-            return False
-        return True
+            return [None] * len(requests)
+        answers: list[int | None] = []
+        for request_limits in limits:
+            waits = []
+            for _key, (limit, window) in request_limits:
+                previous, current = next(counts)
+                elapsed = now % window
+                if previous * (1 - elapsed / window) + current > limit:
+                    waits.append(window_wait(previous, current, limit, elapsed, window))
+            answers.append(max(1, math.ceil(max(waits))) if waits else None)
+        return answers
 
     def wait(self) -> float | None:
         return self._wait

@@ -11,8 +11,11 @@ from . import feeds
 from .threads import in_thread
 
 # A reading is kept this long after it is done, for the streams of its audience that were busy
-# sending (a slow client) when the news came and ask for it a moment later.
-KEPT_SECONDS = 2.0
+# sending (a slow client) when the news came and ask for it a moment later, and for the streams that
+# come back from the same revision after a cut (a proxy restart brings them back over some seconds).
+KEPT_SECONDS = 10.0
+# The most revisions a stream is sent from the changes held here, one after another (further: read).
+CHAINED_AT_MOST = 20
 
 
 class Audiences:
@@ -25,6 +28,11 @@ class Audiences:
         the key, so that a stream woken by newer news never gets an older reading."""
         key = (game_id, revision, heard)
         future = self.readings.get(key)
+        if future is None and heard is not None and heard - revision <= CHAINED_AT_MOST:
+            chained = self.chained(game_id, revision, heard)
+            if chained is not None:
+                self._keep(key, chained)
+                return chained
         if future is None:
             future = asyncio.ensure_future(in_thread(feeds.render_since, game_id, revision))
             self.readings[key] = future
@@ -37,11 +45,33 @@ class Audiences:
         """A change another process rendered (live.changes): the reading of the streams that follow
         the game from `since`, as if read here, for the streams the hub wakes next."""
         key = (game_id, since, change.revision)
-        if key in self.readings:
-            return
+        if key not in self.readings:
+            self._keep(key, change)
+
+    def chained(self, game_id: str, revision: int, heard: int) -> feeds.Rendered | None:
+        """The events after `revision` up to `heard` or later from the readings and changes held here,
+        one after the other (a stream back from a cut that missed two moves, each received as it was
+        published); None when they leave a gap."""
+        steps: list[feeds.Rendered] = []
+        at = revision
+        while at < heard:
+            step = next(filter(None, (self._done(game_id, at, until) for until in range(heard, at, -1))), None)
+            if step is None or step.revision <= at:
+                return None
+            steps.append(step)
+            at = step.revision
+        return feeds.Rendered.one_after_another(steps) if steps else None
+
+    def _done(self, game_id: str, since: int, heard: int) -> feeds.Rendered | None:
+        future = self.readings.get((game_id, since, heard))
+        if future is None or not future.done() or future.cancelled() or future.exception() is not None:
+            return None
+        return future.result()
+
+    def _keep(self, key: tuple, rendered: feeds.Rendered) -> None:
         loop = asyncio.get_running_loop()
         future = self.readings[key] = loop.create_future()
-        future.set_result(change)
+        future.set_result(rendered)
         loop.call_later(KEPT_SECONDS, self._drop, key, future)
 
     def _keep_for_a_while(self, loop: asyncio.AbstractEventLoop, key: tuple, future: asyncio.Future) -> None:

@@ -40,6 +40,13 @@ class Event:
     data: dict[str, Any] | None
     raw: str | None = None  # `data` as JSON already, when it came so from another process
 
+    def without_detail(self) -> Event:
+        """This event without the game's detail that the last move of a change carries."""
+        data = self.data if self.data is not None else json.loads(self.raw)
+        if "detail" not in data:
+            return self
+        return Event(self.id, self.event, {key: value for key, value in data.items() if key != "detail"})
+
 
 def data_json(data: dict[str, Any]) -> str:
     """An event's data as every stream sends it."""
@@ -85,12 +92,11 @@ class Credentials:
         )
 
 
-def credentials_of(request) -> Credentials:
-    """From a request authenticated by DRF (token or session)."""
+def credentials_of(request, seq: int) -> Credentials:
+    """From a request authenticated by DRF (token or session), whose player's log is at `seq` (last_seqs)."""
     user = request.user if request.user.is_authenticated else None
     if user is None:
         return Credentials(user_id=None)
-    seq = last_seq(user)
     if isinstance(request.auth, ApiToken):
         return Credentials(user_id=user.pk, token_id=request.auth.pk, log_seq=seq)
     session = request._request.session
@@ -131,6 +137,20 @@ class Rendered:
 
     def allows(self, user_id: int | None) -> bool:
         return self.members is None or user_id in self.members
+
+    @classmethod
+    def one_after_another(cls, steps: list[Rendered]) -> Rendered:
+        """Consecutive changes as one: every audience's events in order, the game's detail on the last
+        move only (as a change read at once has it); who sits where and who may see the game as the
+        last change has it."""
+        last = steps[-1]
+        events: dict[int | None, list[Event]] = {}
+        for step in steps:
+            for audience, step_events in step.events.items():
+                if step is not last and step_events and step_events[-1].event == "move":
+                    step_events = [*step_events[:-1], step_events[-1].without_detail()]
+                events.setdefault(audience, []).extend(step_events)
+        return cls(revision=last.revision, events=events, seats_of=last.seats_of, members=last.members)
 
     def encoded(self, seat: int | None, encoder) -> bytes:
         key = (seat, encoder.ndjson)
@@ -251,6 +271,14 @@ def open_user(user: User, last_event_id: int | None) -> tuple[UserView, list[Eve
 
 def last_seq(user: User) -> int:
     return StreamCursor.objects.filter(user=user).values_list("last_seq", flat=True).first() or 0
+
+
+def last_seqs(user_ids: list[int]) -> dict[int, int]:
+    """last_seq of each of these players, in one query (a player whose log is empty: 0)."""
+    if not user_ids:
+        return {}
+    found = dict(StreamCursor.objects.filter(user_id__in=user_ids).values_list("user_id", "last_seq"))
+    return {user_id: found.get(user_id) or 0 for user_id in user_ids}
 
 
 def unread_and_last_seq(user: User) -> tuple[int, int]:

@@ -36,6 +36,9 @@ logger = logging.getLogger(__name__)
 POLL_SECONDS = 0.5  # without Redis
 RECONNECT_SECONDS = (0.5, 1, 2, 5)
 GAMES = game_channel("")
+# A game's changes are kept this long after its last stream here ended (less than the mark the
+# publishers render it for: live.changes.FOLLOWED_SECONDS).
+LATELY_SECONDS = 30.0
 
 
 class Listener:
@@ -74,6 +77,9 @@ class Hub:
         self.task: asyncio.Task | None = None
         self.connected = asyncio.Event()
         self.audiences = Audiences()
+        self.lately: dict[str, float] = {}  # game channel followed until a moment ago -> until when kept
+        self.unmarked: set[str] = set()  # games newly followed, marked together in a moment
+        self.marking: asyncio.Task | None = None
 
     def follow(self, listener: Listener, channels: list[str]) -> None:
         """Ring `listener` on news of `channels`. It rings once at once too: the stream's first events
@@ -82,12 +88,26 @@ class Hub:
         new_games = [c.removeprefix(GAMES) for c in channels if c.startswith(GAMES) and c not in self.listeners]
         for channel in channels:
             self.listeners[channel].add(listener)
+            self.lately.pop(channel, None)
         if new_games and settings.REDIS_URL:
-            asyncio.get_running_loop().create_task(mark_followed(new_games))
+            self.mark_soon(new_games)
         listener.channels.add(channels[0])
         listener.rang.set()
         if self.task is None or self.task.done():
             self.task = asyncio.get_running_loop().create_task(self.run())
+
+    def mark_soon(self, games: list[str]) -> None:
+        """Mark these games followed (mark_followed) with the others newly followed meanwhile: one
+        round trip for the streams of hundreds of games coming back at once."""
+        self.unmarked.update(games)
+        if self.marking is None or self.marking.done():
+            self.marking = asyncio.get_running_loop().create_task(self.mark_unmarked())
+
+    async def mark_unmarked(self) -> None:
+        while self.unmarked:
+            await asyncio.sleep(0)
+            games, self.unmarked = list(self.unmarked), set()
+            await mark_followed(games)
 
     def unfollow(self, listener: Listener, channels: list[str]) -> None:
         self.streams.discard(listener)
@@ -97,17 +117,34 @@ class Hub:
                 followers.discard(listener)
                 if not followers:
                     del self.listeners[channel]
-                    self.known.pop(channel, None)
+                    if channel.startswith(GAMES):
+                        self.lately[channel] = time.monotonic() + LATELY_SECONDS
+                    else:
+                        self.known.pop(channel, None)
+
+    def kept_lately(self, channel: str) -> bool:
+        """Whether this game's streams here all ended less than LATELY_SECONDS ago: its changes are
+        still kept, for the streams a cut ended, which come back at once (to this process or another)."""
+        until = self.lately.get(channel)
+        if until is not None and until < time.monotonic():
+            del self.lately[channel]
+            self.known.pop(channel, None)
+            return False
+        return until is not None
+
+    def forget_lately(self) -> None:
+        for channel in [c for c, until in self.lately.items() if until < time.monotonic()]:
+            self.kept_lately(channel)
 
     def ring(self, channel: str, number: int | None = None) -> None:
         followers = self.listeners.get(channel)
-        if not followers:
+        if not followers and not self.kept_lately(channel):
             return  # every message of every game comes here; only the followed ones are kept
         if number is not None:
             if number <= self.known.get(channel, -1):
                 return  # nothing the followers have not heard of
             self.known[channel] = number
-        for listener in followers:
+        for listener in followers or ():
             listener.channels.add(channel)
             listener.rang.set()
 
@@ -134,6 +171,7 @@ class Hub:
         """Renew the marks of the games this process follows, all in one round trip."""
         while True:
             await asyncio.sleep(FOLLOWED_SECONDS / 3)
+            self.forget_lately()
             games = [c.removeprefix(GAMES) for c in self.listeners if c.startswith(GAMES)]
             if games:
                 await mark_followed(games)
@@ -178,7 +216,7 @@ class Hub:
 
     def on_message(self, channel: bytes | str, data: bytes | str) -> None:
         channel = channel.decode() if isinstance(channel, bytes) else channel
-        if channel not in self.listeners:
+        if channel not in self.listeners and not self.kept_lately(channel):
             return  # every game's messages come here; most are for other processes' streams
         data = data.decode() if isinstance(data, bytes) else data
         if channel.startswith(GAMES):

@@ -19,6 +19,7 @@ from collections.abc import AsyncIterator
 
 from django.conf import settings
 
+from .batches import Batched, of_this_loop
 from .connection import redis_client, redis_may_be_away
 from .publish import PREFIX
 
@@ -177,19 +178,51 @@ def _renewer() -> Renewer:
     return found
 
 
+# A holder refused is asked again after these pauses (seconds) before the stream is refused: when a
+# proxy restarts, its streams come back at once, before the server has noticed the old ones closed
+# and given their leases back (EventSource does not try again after a 429).
+PATIENCE = (0.25, 0.5, 1.0, 1.5)
+
+
 async def take(holder: str) -> Lease | None:
     """A lease for one more stream of this holder (player() or address()), or None when it holds
-    MAX_STREAMS already."""
-    name = secrets.token_hex(8)
+    MAX_STREAMS already (and still does after PATIENCE)."""
+    lease = await take_once(holder)
+    for pause in PATIENCE:
+        if lease is not None:
+            break
+        await asyncio.sleep(pause)
+        lease = await take_once(holder)
+    return lease
+
+
+async def take_once(holder: str) -> Lease | None:
+    """take() without patience; on Redis with the others asked for at the same moment (live.batches)."""
     if not settings.REDIS_URL:
         held = _in_memory[holder]
         if len(held) >= MAX_STREAMS:
             return None
+        name = secrets.token_hex(8)
         held.add(name)
         return Lease(holder, name)
+    return await of_this_loop("leases", lambda: Batched(take_together, unwanted=_give_back_unwanted))(holder)
+
+
+async def take_together(holders: list[str]) -> list[Lease | None]:
+    """A lease for each of these holders, or None where it holds MAX_STREAMS already, in one round trip
+    (each take is the script's, one after the other: two of one holder are both counted)."""
+    names = [secrets.token_hex(8) for _ in holders]
     now = time.time()
-    args = [now, now + LEASE_SECONDS, MAX_STREAMS, name, LEASE_SECONDS * 2]
-    taken = True  # while Redis is away the limit cannot be counted: the stream opens (the rate limit holds)
+    # While Redis is away the limit cannot be counted: the streams open (the rate limit holds).
+    taken = [True] * len(holders)
     with redis_may_be_away("Stream leases"):
-        taken = await redis_client().eval(TAKE, 1, _key(holder), *args)
-    return Lease(holder, name) if taken else None
+        async with redis_client().pipeline(transaction=False) as pipe:
+            for holder, name in zip(holders, names, strict=True):
+                pipe.eval(TAKE, 1, _key(holder), now, now + LEASE_SECONDS, MAX_STREAMS, name, LEASE_SECONDS * 2)
+            taken = await pipe.execute()
+    return [Lease(holder, name) if ok else None for holder, name, ok in zip(holders, names, taken, strict=True)]
+
+
+async def _give_back_unwanted(lease: Lease | None) -> None:
+    if lease is not None:
+        await lease.release()

@@ -1,14 +1,16 @@
 """What opening a game's stream needs of the game, read once for all the streams of it that open at
 about the same moment: when a proxy restarts, every viewer of a table comes back within a second.
 
-The game and its seats are read once (in a thread, live.threads) and kept KEPT_SECONDS; the first
+The game and its seats are read once (in a thread, live.threads) and kept KEPT_SECONDS (a viewer it
+refuses is looked up afresh first: they may have just taken a seat at a private table); the first
 "game" event is rendered once per seat (each seat, and the spectators) of that reading. What a
 resumed stream missed is not read here: it comes with the stream's first news (live.streams), read
 once for every stream that resumes from the same revision (live.audiences), or as another process
 rendered it when it published the move (live.changes).
 
-A reading a second old is as good as a fresh one: a stream starts at the revision it was read at,
-and its first news brings what came after (the hub rings every new stream once at once).
+A reading some seconds old is as good as a fresh one: a stream starts at the revision it was read at,
+and its first news brings what came after (the hub rings every new stream once at once); a resume
+from a later revision than the reading's reads the game again.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from .hub import hub
 from .publish import game_channel
 from .threads import in_thread
 
-KEPT_SECONDS = 1.0
+KEPT_SECONDS = 10.0
 
 
 @dataclass
@@ -72,13 +74,13 @@ class Openings:
     def __init__(self) -> None:
         self.readings: dict[str, asyncio.Future] = {}
 
-    async def of(self, game_id: str, *, newer_than: int | None = None) -> Opening | None:
+    async def of(self, game_id: str, *, newer_than: int | None = None, afresh: bool = False) -> Opening | None:
         """The game as read within KEPT_SECONDS (None: there is no such game); read again when that
-        reading is not past `newer_than` (a client that has seen a later revision)."""
+        reading is not past `newer_than` (a client that has seen a later revision), or `afresh`."""
         future = self.readings.get(game_id)
-        if future is not None and newer_than is not None and future.done() and not future.exception():
+        if future is not None and future.done() and not future.exception():
             opening = future.result()
-            if opening is not None and opening.revision < newer_than:
+            if afresh or (opening is not None and newer_than is not None and opening.revision < newer_than):
                 future = None
         if future is None:
             future = self.readings[game_id] = asyncio.ensure_future(in_thread(read_opening, game_id))
@@ -116,7 +118,9 @@ async def open_game(
     may not see the game."""
     opening = await openings().of(game_id, newer_than=last_event_id)
     if opening is None or not opening.may_see(user):
-        return None
+        opening = await openings().of(game_id, afresh=True)
+        if opening is None or not opening.may_see(user):
+            return None
     # What the database said is news to the streams here that have not heard of it (as the hub's
     # own checks ring them); and the hub knowing it spares a new stream at it a look of its own.
     hub().ring(game_channel(game_id), opening.revision)

@@ -20,13 +20,14 @@ from django.utils.functional import SimpleLazyObject
 from rest_framework import exceptions
 from rest_framework.request import Request
 
-from accounts.authentication import HashedTokenAuthentication
+from accounts.authentication import REFUSED, HashedTokenAuthentication, token_key, tokens_of_keys
 from accounts.throttles import ApiRateThrottle
 from config.api_errors import error_body
 from config.client_address import client_address
 from config.direct_asgi import DirectStream, served_directly
 
 from . import feeds, leases, openings, presence
+from .batches import Batched, of_this_loop
 from .streams import NDJSON, SSE, Encoder, game_stream, user_stream
 from .threads import in_thread
 
@@ -67,19 +68,52 @@ def last_event_id(request: HttpRequest) -> int | JsonResponse | None:
     return int(raw)
 
 
-def opened(request: HttpRequest) -> tuple[Request, feeds.Credentials] | JsonResponse:
-    """Authenticate and count the request against the API's rate limits, in a thread."""
+def authenticated_alone(request: HttpRequest) -> Request | JsonResponse:
+    """DRF's authentication of one request (a session, none, or a token header it refuses)."""
     try:
-        drf = StreamAuthentication.authenticate(request)
+        return StreamAuthentication.authenticate(request)
     except exceptions.AuthenticationFailed as exc:
         return error("authentication_failed", str(exc.detail), 401)
     except exceptions.PermissionDenied as exc:  # the session's CSRF check (DRF's, as for the API)
         return error("permission_denied", str(exc.detail), 403)
-    throttle = ApiRateThrottle()
-    if not throttle.allow_request(drf, None):
-        wait = int(throttle.wait() or 1)
-        return error("throttled", f"Too many requests; try again in {wait} seconds.", 429, {"Retry-After": str(wait)})
-    return drf, feeds.credentials_of(drf)
+
+
+def opened_together(requests: list[HttpRequest]) -> list[tuple[Request, feeds.Credentials] | JsonResponse]:
+    """Authenticate these requests and count them against the API's rate limits: the streams that open
+    together (live.batches), in one thread hop, with one query for all their API tokens, one for their
+    players' logs and one round trip to Redis for their limits."""
+    keys = [token_key(request) for request in requests]
+    wanted = list({key for key in keys if key is not None})
+    tokens = tokens_of_keys(wanted) if wanted else {}
+    results: list[Request | JsonResponse] = []
+    for request, key in zip(requests, keys, strict=True):
+        if key is None:
+            results.append(authenticated_alone(request))
+        elif key not in tokens:
+            results.append(error("authentication_failed", REFUSED, 401))
+        else:
+            drf = Request(request)
+            drf.user, drf.auth = tokens[key].user, tokens[key]
+            results.append(drf)
+    allowed = [drf for drf in results if isinstance(drf, Request)]
+    waits = dict(zip(map(id, allowed), ApiRateThrottle.waits(allowed), strict=True))
+    seqs = feeds.last_seqs([drf.user.pk for drf in allowed if drf.user.is_authenticated])
+    answers: list[tuple[Request, feeds.Credentials] | JsonResponse] = []
+    for drf in results:
+        if not isinstance(drf, Request):
+            answers.append(drf)
+        elif (wait := waits[id(drf)]) is not None:
+            message = f"Too many requests; try again in {wait} seconds."
+            answers.append(error("throttled", message, 429, {"Retry-After": str(wait)}))
+        else:
+            answers.append((drf, feeds.credentials_of(drf, seqs.get(drf.user.pk, 0))))
+    return answers
+
+
+async def opened(request: HttpRequest) -> tuple[Request, feeds.Credentials] | JsonResponse:
+    """opened_together's answer for this request, with the others that open at the same moment."""
+    together = of_this_loop("opened", lambda: Batched(lambda requests: in_thread(opened_together, requests)))
+    return await together(request)
 
 
 def stream_response(body, media_type: str) -> DirectStream:
@@ -100,7 +134,7 @@ async def starting(request: HttpRequest, *, needs_account: bool) -> tuple | Json
     since = last_event_id(request)
     if isinstance(since, JsonResponse):
         return since
-    result = await in_thread(opened, request)
+    result = await opened(request)
     if isinstance(result, JsonResponse):
         return result
     drf, credentials = result

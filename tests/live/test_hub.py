@@ -5,6 +5,7 @@ came between its first reading and its following."""
 from __future__ import annotations
 
 import asyncio
+import time
 
 from live.hub import Hub, Listener
 from live.publish import game_channel
@@ -29,6 +30,15 @@ def test_the_hub_keeps_news_only_of_followed_games_and_a_new_follower_looks_at_o
         assert not listener.rang.is_set()
 
         hub.unfollow(listener, channels)
-        assert hub.known == {} and not hub.listeners
+        assert not hub.listeners
+        # A game's news is kept a while for the streams a cut ended, which come back at once.
+        assert hub.known == {channels[1]: 3} and set(hub.lately) == set(channels)
+        hub.ring(channels[1], 4)
+        assert hub.known == {channels[1]: 4}
+        hub.lately = dict.fromkeys(hub.lately, time.monotonic() - 1)
+        hub.forget_lately()
+        assert hub.known == {} and hub.lately == {}
+        hub.ring(channels[1], 5)
+        assert hub.known == {}
 
     asyncio.run(scenario())

@@ -87,3 +87,47 @@ def test_leases_a_busy_pool_could_not_give_back_go_back_soon_after(redis_url, se
         assert client.zcard(leases._key(holder)) == 0
 
     asyncio.run(give_back_while_the_pool_is_busy())
+
+
+def test_leases_asked_for_together_are_taken_in_one_round_trip_and_the_limit_holds(redis_url, settings, monkeypatch):
+    settings.REDIS_URL = redis_url
+    monkeypatch.setattr(leases, "PATIENCE", ())
+    client = redis.Redis.from_url(redis_url)
+    holder = leases.player(424260)
+    batches = []
+    take_together = leases.take_together
+
+    async def counted(holders):
+        batches.append(len(holders))
+        return await take_together(holders)
+
+    monkeypatch.setattr(leases, "take_together", counted)
+
+    async def a_crowd() -> None:
+        taken = await asyncio.gather(*(leases.take(holder) for _ in range(leases.MAX_STREAMS + 5)))
+        assert sum(lease is not None for lease in taken) == leases.MAX_STREAMS
+        assert client.zcard(leases._key(holder)) == leases.MAX_STREAMS
+        assert batches == [leases.MAX_STREAMS + 5]
+        await asyncio.gather(*(lease.release() for lease in taken if lease is not None))
+
+    asyncio.run(a_crowd())
+
+
+def test_a_stream_over_the_limit_waits_a_moment_for_a_lease_given_back(redis_url, settings, monkeypatch):
+    # A proxy restart: the streams come back before the server has given the old ones' leases back.
+    settings.REDIS_URL = redis_url
+    monkeypatch.setattr(leases, "PATIENCE", (0.2, 0.2, 0.2))
+    holder = leases.player(424261)
+
+    async def come_back() -> None:
+        held = [await leases.take(holder) for _ in range(leases.MAX_STREAMS)]
+        coming = asyncio.ensure_future(leases.take(holder))
+        await asyncio.sleep(0.1)
+        assert not coming.done()
+        await held.pop().release()
+        assert await coming is not None
+        monkeypatch.setattr(leases, "PATIENCE", ())
+        assert await leases.take(holder) is None  # still the limit: refused
+        await asyncio.gather(*(lease.release() for lease in held))
+
+    asyncio.run(come_back())
