@@ -46,6 +46,12 @@ def arguments() -> argparse.Namespace:
     parser.add_argument("--rate", type=float, default=20.0, help="moves a second, in all")
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--workers", type=int, default=1, help="uvicorn workers of the server")
+    parser.add_argument(
+        "--server-cores",
+        default=str(SERVER_CORE),
+        help="the cores of the server, its Celery worker and Redis (0: its own core; 0,1: both, which the load "
+        "generator then shares)",
+    )
     parser.add_argument("--pollers", type=int, default=300)
     parser.add_argument("--poll-seconds", type=float, default=15.0)
     parser.add_argument("--idle-seconds", type=float, default=20.0)
@@ -72,7 +78,9 @@ def main() -> None:
     reset_database()
     logs = Path(tempfile.mkdtemp(prefix="slowhand-bench-streams-"))
     with contextlib.ExitStack() as stack:
-        with on_cores({SERVER_CORE}):
+        server_cores = {int(core) for core in args.server_cores.split(",")}
+        client_cores = {CLIENT_CORE} if CLIENT_CORE not in server_cores else server_cores | {CLIENT_CORE}
+        with on_cores(server_cores):
             redis = stack.enter_context(PrivateRedis())
         setup_django(REDIS_URL=redis.url())
         print(f"creating {args.games} games and their players", flush=True)
@@ -85,12 +93,12 @@ def main() -> None:
         connection.close()
         env = bench_env(REDIS_URL=redis.url())
         port = free_port()
-        with on_cores({SERVER_CORE}):
+        with on_cores(server_cores):
             server = start_asgi_server(env, port, args.workers, logs / "server.log")
             stack.callback(stop_group, server)
             worker = start_celery_worker(env, logs / "celery.log", concurrency=1)
             stack.callback(stop_group, worker)
-        os.sched_setaffinity(0, {CLIENT_CORE})
+        os.sched_setaffinity(0, client_cores)
         wait_until(lambda: len(children_of(server.pid)) == args.workers, timeout=30)
 
         def server_pids() -> list[int]:

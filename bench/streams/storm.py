@@ -158,6 +158,11 @@ def describe(report, result: Storm) -> None:
         "of the machine's 200%)"
     )
     report.line(
+        f"  meanwhile: the load generator {usage['client']:.0f}% of a core, PostgreSQL {usage['postgres']:.0f}%, "
+        f"Redis {usage['redis']:.0f}%, the Celery worker {usage['celery']:.0f}%; core 0 {usage['core 0']:.0f}% busy, "
+        f"core 1 {usage['core 1']:.0f}%"
+    )
+    report.line(
         f"  every stream across the cut: {a.expected:,} events expected, {a.received:,} received; {a.missing} missing, "
         f"{a.duplicates} sent twice, {a.out_of_order} out of order; {a.games_later} 'game' events after the first"
     )
