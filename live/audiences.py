@@ -21,6 +21,7 @@ CHAINED_AT_MOST = 20
 class Audiences:
     def __init__(self) -> None:
         self.readings: dict[tuple, asyncio.Future] = {}
+        self.latest: dict[str, feeds.Rendered] = {}  # game -> the newest change received, kept KEPT_SECONDS
 
     async def since(self, game_id: str, revision: int, heard: int | None) -> feeds.Rendered | None:
         """The game's events after `revision`, read once for every stream that asks while the
@@ -47,6 +48,14 @@ class Audiences:
         key = (game_id, since, change.revision)
         if key not in self.readings:
             self._keep(key, change)
+        newest = self.latest.get(game_id)
+        if newest is None or newest.revision < change.revision:
+            self.latest[game_id] = change
+            asyncio.get_running_loop().call_later(KEPT_SECONDS, self._forget_latest, game_id, change)
+
+    def _forget_latest(self, game_id: str, change: feeds.Rendered) -> None:
+        if self.latest.get(game_id) is change:
+            del self.latest[game_id]
 
     def chained(self, game_id: str, revision: int, heard: int) -> feeds.Rendered | None:
         """The events after `revision` up to `heard` or later from the readings and changes held here,
@@ -86,3 +95,4 @@ class Audiences:
     def forget(self) -> None:
         """After news that carried no revision (Redis came back): the next streams read afresh."""
         self.readings.clear()
+        self.latest.clear()

@@ -17,7 +17,7 @@ from typing import Generic, TypeVar
 T = TypeVar("T")
 R = TypeVar("R")
 
-MOST_AT_ONCE = 500
+MOST_AT_ONCE = 100
 
 
 class Batched(Generic[T, R]):

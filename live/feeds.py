@@ -133,6 +133,7 @@ class Rendered:
     events: dict[int | None, list[Event]]  # audience -> its events
     seats_of: dict[int, int]  # user id -> their seat
     members: frozenset[int] | None  # who may see a private game (None: a public one)
+    game_pk: int = 0
     _encoded: dict[tuple, bytes] = field(default_factory=dict)
 
     def allows(self, user_id: int | None) -> bool:
@@ -150,7 +151,7 @@ class Rendered:
                 if step is not last and step_events and step_events[-1].event == "move":
                     step_events = [*step_events[:-1], step_events[-1].without_detail()]
                 events.setdefault(audience, []).extend(step_events)
-        return cls(revision=last.revision, events=events, seats_of=last.seats_of, members=last.members)
+        return cls(last.revision, events, last.seats_of, last.members, last.game_pk)
 
     def encoded(self, seat: int | None, encoder) -> bytes:
         key = (seat, encoder.ndjson)
@@ -180,6 +181,7 @@ def rendered(game: Game, seats: list, revision: int, moves: list[Move]) -> Rende
         events=events,
         seats_of={s.user_id: s.index for s in seats if s.user_id},
         members=members,
+        game_pk=game.pk,
     )
 
 
@@ -192,6 +194,7 @@ def as_message(change: Rendered, since: int) -> str:
         {
             "revision": change.revision,
             "since": since,
+            "pk": change.game_pk,
             "seats_of": {str(user_id): seat for user_id, seat in change.seats_of.items()},
             "members": sorted(change.members) if change.members is not None else None,
             "events": {
@@ -216,6 +219,7 @@ def from_message(message: str) -> tuple[int, Rendered]:
         events=events,
         seats_of={int(user_id): seat for user_id, seat in body["seats_of"].items()},
         members=frozenset(members) if members is not None else None,
+        game_pk=body.get("pk", 0),
     )
     return body["since"], change
 

@@ -98,6 +98,20 @@ class Openings:
             del self.readings[game_id]
 
 
+def resumed_from_the_changes(game_id: str, user: User | None, last_event_id: int) -> feeds.GameView | None:
+    """A stream resumed from the newest change of the game this process received (live.changes), without
+    reading the game: when that change is the newest the hub has heard of and the resume lies within
+    its reach. It says who may see the game and who sits where as the database would."""
+    change = hub().audiences.latest.get(game_id)
+    if change is None or not change.game_pk or change.revision < hub().known.get(game_channel(game_id), 0):
+        return None
+    user_id = user.pk if user is not None else None
+    if not (change.revision - feeds.RESUME_LIMIT <= last_event_id <= change.revision and change.allows(user_id)):
+        return None
+    seat = change.seats_of.get(user_id) if user_id is not None else None
+    return feeds.GameView(game_id, last_event_id, seat, change.game_pk)
+
+
 _openings: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # event loop -> its openings
 
 
@@ -116,6 +130,8 @@ async def open_game(
     further back than feeds.RESUME_LIMIT) starts with the "game" event; a resumed one starts at its
     Last-Event-ID with no event, and its first news brings every move after it. None when the viewer
     may not see the game."""
+    if last_event_id is not None and (resumed := resumed_from_the_changes(game_id, user, last_event_id)) is not None:
+        return resumed, []
     opening = await openings().of(game_id, newer_than=last_event_id)
     if opening is None or not opening.may_see(user):
         opening = await openings().of(game_id, afresh=True)

@@ -45,6 +45,8 @@ class Storm:
     rate: float = 0.0
     back_over_time: list[tuple[float, int]] = field(default_factory=list)  # (seconds after the cut, streams open)
     server_said: Counter = field(default_factory=Counter)
+    to_publish: list[tuple[float, float]] = field(default_factory=list)  # (commit, commit -> published) of each move
+    client_lag: list[tuple[float, float]] = field(default_factory=list)  # (when, how late) the load generator's loop
 
     def p95_ms(self, which: list[tuple[float, float]]) -> float:
         return percentile([latency for _, latency in which], 0.95) * 1000 if which else math.nan
@@ -72,6 +74,8 @@ async def storm(run, seconds: float, cut_after: float) -> Storm:
     streams = [s for s in run.streams if s.opened_revision is not None and not s.ended]
     moving = asyncio.get_running_loop().create_task(mover.drive(seconds))
     began = time.time()
+    lag: list[tuple[float, float]] = []
+    watching = asyncio.get_running_loop().create_task(loop_lag(lag, seconds))
     await asyncio.sleep(cut_after)
 
     print(f"storm: cutting {len(streams):,} streams at once, then opening them again with Last-Event-ID", flush=True)
@@ -89,6 +93,7 @@ async def storm(run, seconds: float, cut_after: float) -> Storm:
 
     await moving
     window = (began, time.time())
+    watching.cancel()
     await drain(mover, run.publishes)
     moves = await asyncio.to_thread(moves_of, list(run.tables))
     await run.catch_up(moves)
@@ -112,7 +117,24 @@ async def storm(run, seconds: float, cut_after: float) -> Storm:
         rate=sum(1 for rows in moves.values() for _, t, _ in rows if window[0] <= t < window[1])
         / (window[1] - window[0]),
         back_over_time=back_curve(back, cut_at),
+        client_lag=lag,
+        to_publish=[
+            (t, run.publishes.at[(game, revision)] - t)
+            for game, rows in moves.items()
+            for revision, t, _ in rows
+            if window[0] <= t < window[1] and (game, revision) in run.publishes.at
+        ],
     )
+
+
+async def loop_lag(found: list[tuple[float, float]], seconds: float, tick: float = 0.01) -> None:
+    """How late this process's own event loop wakes a timer (it stamps the events' arrival): a loop
+    busy connecting thousands of streams stamps late what came on time."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        asked = time.monotonic()
+        await asyncio.sleep(tick)
+        found.append((time.time(), time.monotonic() - asked - tick))
 
 
 def back_curve(back: list[ResumingClient], cut_at: float) -> list[tuple[float, int]]:
@@ -170,6 +192,19 @@ def describe(report, result: Storm) -> None:
     report.line(
         f"  latency commit->client of streams open when the move committed: p95 {result.p95_ms(result.live):.0f} ms "
         f"over the window ({len(result.live):,} events); the worst second's p95 {worst:.0f} ms ({second} s in)"
+    )
+    in_second = [delay for committed, delay in result.to_publish if int(committed - result.window[0]) == second]
+    report.line(
+        f"  of which commit->publish (the moving process's work after its commit): p95 "
+        f"{result.p95_ms(result.to_publish):.0f} ms over the window, "
+        f"{percentile(in_second, 0.95) * 1000 if in_second else math.nan:.0f} ms in the worst second"
+    )
+    lags = [late for at, late in result.client_lag if int(at - result.window[0]) == second]
+    worst_lag = max((late for _, late in result.client_lag), default=math.nan)
+    report.line(
+        f"  the load generator's own loop (it stamps each event's arrival) woke late by up to {worst_lag * 1000:.0f} "
+        f"ms; in the worst second p95 {percentile(lags, 0.95) * 1000 if lags else math.nan:.0f} ms, at most "
+        f"{max(lags, default=math.nan) * 1000:.0f} ms"
     )
     report.line(
         f"  moves made while their stream was cut ({len(result.missed):,} events): sent on its return, commit->client "
