@@ -11,9 +11,13 @@ from . import feeds
 from .threads import in_thread
 
 # A reading is kept this long after it is done, for the streams of its audience that were busy
-# sending (a slow client) when the news came and ask for it a moment later, and for the streams that
-# come back from the same revision after a cut (a proxy restart brings them back over some seconds).
-KEPT_SECONDS = 10.0
+# sending (a slow client) when the news came and ask for it a moment later. Not longer: what other
+# rooms add at the table is rendered as it was when read (table talk's phrases in the reader's language).
+KEPT_SECONDS = 2.0
+# The changes the movers' processes published (moves only, the same for every reader of a seat) are
+# kept longer, for the streams that come back after a cut (a proxy restart brings them back over
+# some seconds), and sent to them one after another.
+CHANGES_KEPT_SECONDS = 10.0
 # The most revisions a stream is sent from the changes held here, one after another (further: read).
 CHAINED_AT_MOST = 20
 
@@ -21,7 +25,7 @@ CHAINED_AT_MOST = 20
 class Audiences:
     def __init__(self) -> None:
         self.readings: dict[tuple, asyncio.Future] = {}
-        self.latest: dict[str, feeds.Rendered] = {}  # game -> the newest change received, kept KEPT_SECONDS
+        self.latest: dict[str, feeds.Rendered] = {}  # game -> the newest change received, for a while
 
     async def since(self, game_id: str, revision: int, heard: int | None) -> feeds.Rendered | None:
         """The game's events after `revision`, read once for every stream that asks while the
@@ -51,7 +55,7 @@ class Audiences:
         newest = self.latest.get(game_id)
         if newest is None or newest.revision < change.revision:
             self.latest[game_id] = change
-            asyncio.get_running_loop().call_later(KEPT_SECONDS, self._forget_latest, game_id, change)
+            asyncio.get_running_loop().call_later(CHANGES_KEPT_SECONDS, self._forget_latest, game_id, change)
 
     def _forget_latest(self, game_id: str, change: feeds.Rendered) -> None:
         if self.latest.get(game_id) is change:
@@ -75,13 +79,16 @@ class Audiences:
         future = self.readings.get((game_id, since, heard))
         if future is None or not future.done() or future.cancelled() or future.exception() is not None:
             return None
-        return future.result()
+        found = future.result()
+        if found is None or any(e.event not in ("move", "game") for events in found.events.values() for e in events):
+            return None  # the game is gone, or other rooms' parts rendered for their readers then
+        return found
 
     def _keep(self, key: tuple, rendered: feeds.Rendered) -> None:
         loop = asyncio.get_running_loop()
         future = self.readings[key] = loop.create_future()
         future.set_result(rendered)
-        loop.call_later(KEPT_SECONDS, self._drop, key, future)
+        loop.call_later(CHANGES_KEPT_SECONDS, self._drop, key, future)
 
     def _keep_for_a_while(self, loop: asyncio.AbstractEventLoop, key: tuple, future: asyncio.Future) -> None:
         # A reading that failed (the database away) is not kept: the next stream to ask reads again.
