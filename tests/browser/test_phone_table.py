@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -17,7 +18,12 @@ from tests.conftest import make_user
 pytestmark = [pytest.mark.services]
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+# The screenshots go under artifacts/; with UPDATE_SCREENSHOTS=1 they replace the documentation's.
+SCREENSHOTS = (
+    Path(__file__).resolve().parents[2]
+    / ("docs" if os.environ.get("UPDATE_SCREENSHOTS") == "1" else "artifacts")
+    / "screenshots"
+)
 PHONE = (390, 844)
 LAPTOP = (1280, 800)
 
