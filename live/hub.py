@@ -171,7 +171,6 @@ class Hub:
         """Renew the marks of the games this process follows, all in one round trip."""
         while True:
             await asyncio.sleep(FOLLOWED_SECONDS / 3)
-            self.forget_lately()
             games = [c.removeprefix(GAMES) for c in self.listeners if c.startswith(GAMES)]
             if games:
                 await mark_followed(games)
@@ -184,6 +183,7 @@ class Hub:
         tick = min(1.0, quiet / 2)
         while True:
             await asyncio.sleep(tick)
+            self.forget_lately()
             due = time.monotonic() - quiet
             for listener in self.streams:
                 if listener.spoke_at <= due:
