@@ -8,9 +8,10 @@ resumed stream missed is not read here: it comes with the stream's first news (l
 once for every stream that resumes from the same revision (live.audiences), or as another process
 rendered it when it published the move (live.changes).
 
-A reading some seconds old is as good as a fresh one: a stream starts at the revision it was read at,
+A reading a second old is as good as a fresh one: a stream starts at the revision it was read at,
 and its first news brings what came after (the hub rings every new stream once at once); a resume
-from a later revision than the reading's reads the game again.
+from a later revision than the reading's reads the game again. A resume the process can answer from
+the changes it received (live.audiences) reads nothing.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from .hub import hub
 from .publish import game_channel
 from .threads import in_thread
 
-KEPT_SECONDS = 10.0
+KEPT_SECONDS = 1.0  # not longer: a first event tells the seconds left to the deadline
 
 
 @dataclass
