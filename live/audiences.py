@@ -18,6 +18,9 @@ KEPT_SECONDS = 2.0
 # kept longer, for the streams that come back after a cut (a proxy restart brings them back over
 # some seconds), and sent to them one after another.
 CHANGES_KEPT_SECONDS = 10.0
+# Who sits where in a game and who may see it, as its newest change received said, is kept this long
+# (a stream back from a cut resumes from it without reading the game: live.openings).
+SEATING_KEPT_SECONDS = 30.0
 # The most revisions a stream is sent from the changes held here, one after another (further: read).
 CHAINED_AT_MOST = 20
 
@@ -25,7 +28,7 @@ CHAINED_AT_MOST = 20
 class Audiences:
     def __init__(self) -> None:
         self.readings: dict[tuple, asyncio.Future] = {}
-        self.latest: dict[str, feeds.Rendered] = {}  # game -> the newest change received, for a while
+        self.latest: dict[str, feeds.Rendered] = {}  # game -> its newest change received, without its events
 
     async def since(self, game_id: str, revision: int, heard: int | None) -> feeds.Rendered | None:
         """The game's events after `revision`, read once for every stream that asks while the
@@ -54,8 +57,9 @@ class Audiences:
             self._keep(key, change)
         newest = self.latest.get(game_id)
         if newest is None or newest.revision < change.revision:
-            self.latest[game_id] = change
-            asyncio.get_running_loop().call_later(CHANGES_KEPT_SECONDS, self._forget_latest, game_id, change)
+            seating = feeds.Rendered(change.revision, {}, change.seats_of, change.members, change.game_pk)
+            self.latest[game_id] = seating
+            asyncio.get_running_loop().call_later(SEATING_KEPT_SECONDS, self._forget_latest, game_id, seating)
 
     def _forget_latest(self, game_id: str, change: feeds.Rendered) -> None:
         if self.latest.get(game_id) is change:
