@@ -41,6 +41,7 @@ class Storm:
     audit: Audit
     live: list[tuple[float, float]] = field(default_factory=list)  # (commit, latency) of streams open at commit
     missed: list[tuple[float, float]] = field(default_factory=list)  # the same, of moves made during a stream's cut
+    just_back: list[tuple[float, float]] = field(default_factory=list)  # of `live`, streams back < 2 s before
     window: tuple[float, float] = (0.0, 0.0)
     rate: float = 0.0
     back_over_time: list[tuple[float, int]] = field(default_factory=list)  # (seconds after the cut, streams open)
@@ -97,7 +98,7 @@ async def storm(run, seconds: float, cut_after: float) -> Storm:
     await drain(mover, run.publishes)
     moves = await asyncio.to_thread(moves_of, list(run.tables))
     await run.catch_up(moves)
-    live, missed = split_latencies(resumed, moves, window)
+    live, missed, just_back = split_latencies(resumed, moves, window)
     refused = Counter(f"HTTP {s.status}" if s.status else s.error or "no answer" for s in resumed if s not in back)
     opens = sorted(s.open_seconds for s in back)
     return Storm(
@@ -113,6 +114,7 @@ async def storm(run, seconds: float, cut_after: float) -> Storm:
         audit=audit(resumed, moves),
         live=live,
         missed=missed,
+        just_back=just_back,
         window=window,
         rate=sum(1 for rows in moves.values() for _, t, _ in rows if window[0] <= t < window[1])
         / (window[1] - window[0]),
@@ -143,13 +145,18 @@ def back_curve(back: list[ResumingClient], cut_at: float) -> list[tuple[float, i
     return [(t, i + 1) for i, t in enumerate(times)]
 
 
+JUST_BACK_SECONDS = 2.0
+
+
 def split_latencies(
     streams: list[StreamClient], moves: dict, window: tuple[float, float]
-) -> tuple[list[tuple[float, float]], list[tuple[float, float]]]:
+) -> tuple[list[tuple[float, float]], list[tuple[float, float]], list[tuple[float, float]]]:
     """(commit, commit -> client) of every move committed in `window`, for each stream: those its
-    stream was open for when they committed, and those committed while it was cut."""
+    stream was open for when they committed, those committed while it was cut, and (among the first)
+    those committed less than JUST_BACK_SECONDS after their stream came back (its catch-up may still
+    have been on its way)."""
     committed = {(g, r): t for g, rows in moves.items() for r, t, _ in rows if window[0] <= t < window[1]}
-    live, missed = [], []
+    live, missed, just_back = [], [], []
     for stream in streams:
         cut = (getattr(stream, "cut_at", math.inf), getattr(stream, "reopened_at", math.inf))
         for revision, arrived in first_arrivals(stream):
@@ -157,7 +164,9 @@ def split_latencies(
             if t is None:
                 continue
             (missed if cut[0] <= t < cut[1] else live).append((t, arrived - t))
-    return live, missed
+            if cut[1] <= t < cut[1] + JUST_BACK_SECONDS:
+                just_back.append((t, arrived - t))
+    return live, missed, just_back
 
 
 def describe(report, result: Storm) -> None:
@@ -192,6 +201,13 @@ def describe(report, result: Storm) -> None:
     report.line(
         f"  latency commit->client of streams open when the move committed: p95 {result.p95_ms(result.live):.0f} ms "
         f"over the window ({len(result.live):,} events); the worst second's p95 {worst:.0f} ms ({second} s in)"
+    )
+    in_worst = [late for committed, late in result.just_back if int(committed - result.window[0]) == second]
+    all_in_worst = sum(1 for committed, _ in result.live if int(committed - result.window[0]) == second)
+    worst_of_just_back = percentile(in_worst, 0.95) * 1000 if in_worst else math.nan
+    report.line(
+        f"  in the worst second, {len(in_worst):,} of its {all_in_worst:,} events went to streams back less than "
+        f"{JUST_BACK_SECONDS:.0f} s before the commit (p95 {worst_of_just_back:.0f} ms)"
     )
     in_second = [delay for committed, delay in result.to_publish if int(committed - result.window[0]) == second]
     report.line(
