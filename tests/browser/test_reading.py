@@ -78,10 +78,11 @@ def english_words() -> set[str]:
 
 
 def english_left(texts: dict[str, str]) -> dict[str, list[str]]:
-    """Page -> the English words on it."""
+    """Page -> the English words on it (not in the games' ids: "qpee7On_dlF0" says no "On")."""
     english = english_words()
+    ids = re.compile("|".join(re.escape(i) for i in Game.objects.values_list("public_id", flat=True)) or "(?!)")
     found = {
-        path: sorted({w for w in re.findall(r"[A-Za-z]{2,}", text) if w.lower() in english})
+        path: sorted({w for w in re.findall(r"[A-Za-z]{2,}", ids.sub(" ", text)) if w.lower() in english})
         for path, text in texts.items()
     }
     return {path: words for path, words in found.items() if words}
