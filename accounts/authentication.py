@@ -3,7 +3,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.utils import timezone
-from rest_framework.authentication import TokenAuthentication, get_authorization_header
+from rest_framework.authentication import TokenAuthentication
 from rest_framework.exceptions import AuthenticationFailed
 
 from config.compiled import CompiledQuery
@@ -45,16 +45,22 @@ def record_use(tokens: list[ApiToken]) -> None:
         ApiToken.objects.filter(pk__in=stale).update(last_used_at=now)
 
 
+class _KeyOfHeader(HashedTokenAuthentication):
+    """DRF's reading of the `Authorization: Token <key>` header, stopping at the key."""
+
+    def authenticate_credentials(self, key: str):
+        return None, key
+
+
 def token_key(request) -> str | None:
-    """The key of a well-formed `Authorization: Token <key>` header; None for anything else, which
-    HashedTokenAuthentication judges with its own messages (a header of another scheme, or broken)."""
-    parts = get_authorization_header(request).split()
-    if len(parts) != 2 or parts[0].lower() != HashedTokenAuthentication.keyword.lower().encode():
-        return None
+    """The key of a well-formed `Authorization: Token <key>` header, as HashedTokenAuthentication reads
+    it; None for anything else, which HashedTokenAuthentication judges with its own messages (a header
+    of another scheme, or broken)."""
     try:
-        return parts[1].decode()
-    except UnicodeError:
+        found = _KeyOfHeader().authenticate(request)
+    except AuthenticationFailed:
         return None
+    return None if found is None else found[1]
 
 
 def tokens_of_keys(keys: list[str]) -> dict[str, ApiToken]:
