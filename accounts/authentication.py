@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from django.db.models import QuerySet
 from django.utils import timezone
 from rest_framework.authentication import TokenAuthentication
 from rest_framework.exceptions import AuthenticationFailed
@@ -14,10 +15,13 @@ from .models import ApiToken
 LAST_USED_PRECISION = timedelta(minutes=1)
 
 
+def active_with_user() -> QuerySet[ApiToken]:
+    """The tokens that still hold, each with its user: what authentication looks a key up in."""
+    return ApiToken.objects.active().select_related("user")
+
+
 # Every API request reads its token: the SQL is built once (config.compiled).
-ACTIVE_TOKEN = CompiledQuery(
-    lambda key_hash: ApiToken.objects.active().select_related("user").filter(key_hash=key_hash).order_by("pk")[:1], str
-)
+ACTIVE_TOKEN = CompiledQuery(lambda key_hash: active_with_user().filter(key_hash=key_hash).order_by("pk")[:1], str)
 
 
 class HashedTokenAuthentication(TokenAuthentication):
@@ -67,7 +71,7 @@ def tokens_of_keys(keys: list[str]) -> dict[str, ApiToken]:
     """What HashedTokenAuthentication finds for each of these keys, in one query for all (the streams
     that open together): the active token with its active user, by key; a key without is missing."""
     by_hash = {ApiToken.hash_key(key): key for key in keys}
-    tokens = ApiToken.objects.active().select_related("user").filter(key_hash__in=list(by_hash))
+    tokens = active_with_user().filter(key_hash__in=list(by_hash))
     found = {by_hash[token.key_hash]: token for token in tokens if token.user.is_active}
     record_use(list(found.values()))
     return found
