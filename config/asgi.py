@@ -13,8 +13,10 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 os.environ.setdefault("SLOWHAND_SERVER", "asgi")  # settings: psycopg's connection pool
 django_application = get_asgi_application()
 
-from config.concurrency import SyncRequestLimit  # noqa: E402 (needs the settings loaded)
+from config.collector import freeze_loaded  # noqa: E402 (needs the settings loaded)
+from config.concurrency import SyncRequestLimit  # noqa: E402
 from config.direct_asgi import DirectViews  # noqa: E402
 
 # The event streams past the middleware (config.direct_asgi); the synchronous views taking turns.
 application = DirectViews(SyncRequestLimit(django_application, settings.ASGI_SYNC_REQUESTS))
+freeze_loaded()  # what the process has loaded is never collected (config.collector)

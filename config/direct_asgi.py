@@ -26,6 +26,7 @@ from django.urls import Resolver404, ResolverMatch, resolve, set_script_prefix
 from django.utils import translation
 
 from .api_errors import json_for_status
+from .collector import tenure
 from .outage import database_unavailable, gate, outage_log, outage_response
 
 
@@ -141,8 +142,9 @@ class DirectHandler(ASGIHandler):
                 await self.send_response(response, send)
             return
         # A stream may run for hours: what it holds meanwhile is its body alone, not the request,
-        # the response or its headers.
+        # the response or its headers; its objects are kept out of the full collections (config.collector).
         del request
+        tenure.opened()
         start = {"type": "http.response.start", "status": response.status_code, "headers": header_list(response)}
         chunks = response.chunks
         del response

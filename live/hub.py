@@ -20,6 +20,7 @@ from collections import defaultdict
 from django.conf import settings
 from django.db.models import Max
 
+from config.collector import tenure
 from config.outage import database_unavailable, gate, outage_log
 from games.models import Game
 
@@ -183,6 +184,7 @@ class Hub:
         tick = min(1.0, quiet / 2)
         while True:
             await asyncio.sleep(tick)
+            tenure.review_if_due()  # the process's full collection, once an hour at a calm moment
             self.forget_lately()
             due = time.monotonic() - quiet
             for listener in self.streams:

@@ -148,3 +148,16 @@ def test_an_unsafe_method_is_refused_by_the_csrf_check_as_before(asgi_server, ta
         f"{asgi_server}/api/v1/games/{game_id}/stream/", headers={"Authorization": f"Token {tokens[0]}"}, timeout=10
     )
     assert answer.status_code == 403 and answer.json()["code"] == "permission_denied"
+
+
+def test_each_stream_that_opens_counts_toward_freezing_its_objects(asgi_server, table, open_stream, monkeypatch):
+    from config import collector, direct_asgi
+
+    counted = collector.Tenure()
+    monkeypatch.setattr(direct_asgi, "tenure", counted)
+    game_id, tokens, _clients = table
+    answers = [open_stream(f"{asgi_server}/api/v1/games/{game_id}/stream/", tokens[seat]) for seat in (0, 1)]
+    refused = open_stream(f"{asgi_server}/api/v1/games/nosuchgame/stream/", tokens[0])
+    assert [a.status for a in answers] == [200, 200]
+    assert refused.status == 404
+    assert counted.since_freeze == 2
