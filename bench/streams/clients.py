@@ -33,6 +33,7 @@ class StreamClient(asyncio.Protocol):
         self.open_seconds = math.nan  # from the connection made to the first event
         self.ended = False  # the server ended it, or the connection broke
         self.closing = False  # we closed it
+        self.closed_at: float | None = None  # when (wall clock)
         self.transport: asyncio.Transport | None = None
         self._head = b""
         self._raw = bytearray()
@@ -131,6 +132,7 @@ class StreamClient(asyncio.Protocol):
 
     def close(self) -> None:
         self.closing = True
+        self.closed_at = time.time()
         if self.transport is not None:
             self.transport.close()
 
@@ -171,7 +173,7 @@ class ResumingClient(StreamClient):
         self.opened_revision = before.opened_revision
         self.ids, self.times, self.newest = before.ids, before.times, before.newest
         self.games_later = before.games_later
-        self.cut_at = time.time()  # the break (wall clock): moves committed since came late
+        self.cut_at = before.closed_at or time.time()  # the break (wall clock): moves committed since came late
         self.reopened_at = math.inf  # when it was open again (wall clock)
 
     def request(self) -> bytes:
