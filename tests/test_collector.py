@@ -36,7 +36,7 @@ def cycle() -> weakref.ref:
 
 
 def test_every_tenure_after_openings_what_the_process_holds_is_frozen(unfrozen):
-    tenure = Tenure(Clock())
+    tenure = Tenure(Clock(), first_review_after=REVIEW_SECONDS)
     gc.unfreeze()
     for _ in range(TENURE_AFTER - 1):
         tenure.opened()
@@ -60,7 +60,7 @@ def test_a_frozen_object_is_still_freed_when_nothing_refers_to_it(unfrozen):
 
 def test_a_frozen_cycle_waits_for_the_review_which_waits_for_a_calm_moment(unfrozen):
     clock = Clock()
-    tenure = Tenure(clock)
+    tenure = Tenure(clock, first_review_after=REVIEW_SECONDS)
     reading = cycle()
     gc.freeze()  # as after TENURE_AFTER openings, while a game's reading was alive
     gc.collect()
@@ -78,16 +78,21 @@ def test_a_frozen_cycle_waits_for_the_review_which_waits_for_a_calm_moment(unfro
     tenure.review_if_due()  # none opened in the last WINDOW_SECONDS
     assert reading() is None
     assert gc.get_freeze_count() > 0, "what outlived the review is frozen again"
-    assert tenure.reviewed_at == clock.now
-    tenure.review_if_due()
-    assert tenure.reviewed_at == clock.now
+    assert tenure.review_at == clock.now + REVIEW_SECONDS, "the next an hour later"
 
 
 def test_no_review_before_review_seconds(unfrozen):
     clock = Clock()
-    tenure = Tenure(clock)
+    tenure = Tenure(clock, first_review_after=REVIEW_SECONDS)
     reading = cycle()
     gc.freeze()
     clock.now += REVIEW_SECONDS - 1
     tenure.review_if_due()
     assert reading() is not None
+
+
+def test_the_processes_of_a_machine_review_at_moments_of_their_own():
+    clock = Clock()
+    firsts = {Tenure(clock).review_at - clock.now for _ in range(20)}
+    assert len(firsts) == 20
+    assert all(REVIEW_SECONDS / 2 <= first <= REVIEW_SECONDS * 1.5 for first in firsts)
