@@ -161,3 +161,29 @@ def test_each_stream_that_opens_counts_toward_freezing_its_objects(asgi_server, 
     assert [a.status for a in answers] == [200, 200]
     assert refused.status == 404
     assert counted.since_freeze == 2
+
+
+def test_a_reading_no_longer_kept_is_freed_without_waiting_for_a_collection(alice, bob):
+    """A game's reading is a reference cycle (the prefetched seats refer back to the game); frozen out
+    of the collections (config.collector) it would stay until the hourly review."""
+    import gc
+    import weakref
+
+    from live.openings import read_opening
+
+    game = services.create_game(creator=alice, kind="scat", num_seats=2, options={"initial_tokens": 1})
+    services.join_game(game_id=game.public_id, user=bob)
+    gc.disable()
+    try:
+        opening = read_opening(game.public_id)
+        gone = weakref.ref(opening.game)
+        opening.let_go()
+        del opening
+        assert gone() is None
+    finally:
+        gc.enable()
+
+    opening = read_opening(game.public_id)
+    before = opening.render(None).data
+    opening.let_go()
+    assert opening.render(None).data == before, "a stream still rendering it reads the seats again"
