@@ -14,9 +14,8 @@ since (a game's reading held for a few seconds, a request) waits for the review:
 REVIEW_SECONDS (a process's first at a random moment, so that a machine's workers do not stop
 together), at a calm moment (fewer than CALM_OPENINGS streams opened in the last WINDOW_SECONDS:
 not during a storm), the frozen objects are handed back, collected in full and frozen again. That
-is the one long stop left: 0.5-0.75 s an hour for a process with 5,000 streams, which had then kept
-about 155,000 objects of garbage after 10,000 streams opened, and 1,000-3,000 after
-a minute of moves without openings.
+is the one long stop left: 0.5-0.75 s an hour for a process with 5,000 streams. What a process
+keeps for a while had better not be a reference cycle (live.openings lets its readings go).
 """
 
 from __future__ import annotations
