@@ -45,13 +45,6 @@ class Opening:
     def may_see(self, user: User | None) -> bool:
         return selectors.may_see(self.game, self.seats, user)
 
-    def let_go(self) -> None:
-        """No longer kept: the game lets go of its prefetched seats, which refer back to it, so that the
-        reading is freed once the last stream using it is done, not at a full collection (which the
-        server holds off for what was alive at its last freeze: config.collector). A stream still
-        rendering it reads the seats again."""
-        self.game._prefetched_objects_cache.clear()
-
     def seat_of(self, user: User | None) -> int | None:
         return selectors.viewer_seat(self.game, self.seats, user)
 
@@ -69,6 +62,13 @@ class Opening:
 
     def render(self, seat: int | None) -> feeds.Event:
         return feeds.Event(self.revision, "game", selectors.detail_for_seat(self.game, self.seats, seat))
+
+    def let_go(self) -> None:
+        """No longer kept: the game lets go of its prefetched seats, which refer back to it, so that the
+        reading is freed once the last stream using it is done, not at a full collection (which the
+        server holds off for what was alive at its last freeze: config.collector). A stream still
+        rendering it reads the seats again."""
+        self.game._prefetched_objects_cache.clear()
 
 
 def read_opening(game_id: str) -> Opening | None:
@@ -104,8 +104,9 @@ class Openings:
     def _drop(self, game_id: str, future: asyncio.Future) -> None:
         if self.readings.get(game_id) is future:
             del self.readings[game_id]
-        if not future.cancelled() and future.exception() is None and future.result() is not None:
-            future.result().let_go()
+        opening = None if future.cancelled() or future.exception() is not None else future.result()
+        if opening is not None:
+            opening.let_go()
 
 
 def resumed_from_the_changes(game_id: str, user: User | None, last_event_id: int) -> feeds.GameView | None:
