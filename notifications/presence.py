@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime, timedelta
 
+from django.db import connection
 from django.db.models import Q
 from django.utils import timezone
 
@@ -24,13 +25,29 @@ STREAM_RENEWAL = timedelta(seconds=20)
 KEPT_FOR = timedelta(days=8)
 
 
+# A stream worker marks the games of all its streams at once (live.presence): for 5,000, building as
+# many model instances and their SQL took 90-140 ms of its CPU every STREAM_RENEWAL; from two arrays,
+# PostgreSQL does the work.
+UPSERT_FROM_ARRAYS = """
+INSERT INTO notifications_presence (user_id, game_id, seen_at)
+SELECT pairs.user_id, pairs.game_id, %s FROM unnest(%s::bigint[], %s::bigint[]) AS pairs(user_id, game_id)
+ON CONFLICT (user_id, game_id) DO UPDATE SET seen_at = EXCLUDED.seen_at
+"""
+
+
 def mark_seen(pairs: Iterable[tuple[int, int]], now: datetime | None = None) -> None:
-    """Mark each (user id, game id) seen now: one upsert for all of them."""
-    rows = [Presence(user_id=user_id, game_id=game_id, seen_at=now or timezone.now()) for user_id, game_id in pairs]
-    if rows:
-        Presence.objects.bulk_create(
-            rows, update_conflicts=True, unique_fields=["user", "game"], update_fields=["seen_at"]
-        )
+    """Mark each (user id, game id) seen now: one upsert for all of them, in one order (two processes
+    marking the same pairs lock their rows in the same order, and cannot deadlock)."""
+    pairs = sorted(set(pairs))
+    if not pairs:
+        return
+    seen_at = now or timezone.now()
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(UPSERT_FROM_ARRAYS, [seen_at, [u for u, _ in pairs], [g for _, g in pairs]])
+        return
+    rows = [Presence(user_id=user_id, game_id=game_id, seen_at=seen_at) for user_id, game_id in pairs]
+    Presence.objects.bulk_create(rows, update_conflicts=True, unique_fields=["user", "game"], update_fields=["seen_at"])
 
 
 def seen_since(user_id: int, game_id: int, since: datetime, now: datetime | None = None) -> bool:
