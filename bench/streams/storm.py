@@ -85,8 +85,8 @@ async def storm(run, seconds: float, cut_after: float) -> Storm:
     await asyncio.sleep(cut_after)
 
     print(f"storm: cutting {len(streams):,} streams at once, then opening them again with Last-Event-ID", flush=True)
-    # This process's records of 10,000 streams, out of its full collections: each stopped its loop,
-    # which stamps the events' arrival, for up to 0.7 s (the server's processes do the same, config.collector).
+    # This process's records of 10,000 streams, out of its full collections: a collection stops its
+    # loop, which stamps the events' arrival (the server's processes do the same, config.collector).
     gc.freeze()
     setup.usage.start()
     for stream in streams:
