@@ -99,12 +99,12 @@ class Openings:
 
     def _keep_for_a_while(self, loop: asyncio.AbstractEventLoop, game_id: str, future: asyncio.Future) -> None:
         failed = future.cancelled() or future.exception() is not None  # the database away: not kept
-        loop.call_later(0 if failed else KEPT_SECONDS, self._drop, game_id, future)
+        opening = None if failed else future.result()
+        loop.call_later(0 if failed else KEPT_SECONDS, self._drop, game_id, future, opening)
 
-    def _drop(self, game_id: str, future: asyncio.Future) -> None:
+    def _drop(self, game_id: str, future: asyncio.Future, opening: Opening | None) -> None:
         if self.readings.get(game_id) is future:
             del self.readings[game_id]
-        opening = None if future.cancelled() or future.exception() is not None else future.result()
         if opening is not None:
             opening.let_go()
 
